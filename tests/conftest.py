@@ -1,0 +1,91 @@
+"""Shared fixtures: an offline hub, a tiny randomly initialised BERT on the real MiniLM tokenizer, and a
+small learnable punctuation task."""
+import os
+import random
+import sys
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+from gector_punct.encoding import DEFAULT_ENCODER, resolve_encoder  # noqa: E402
+
+SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+TINY_ENCODER = {"model_type": "bert", "hidden_size": 48, "num_hidden_layers": 2, "num_attention_heads": 2,
+                "intermediate_size": 96, "vocab_size": 30522, "max_position_embeddings": 512}
+
+torch.set_num_threads(2)
+
+
+@pytest.fixture(scope="session")
+def encoder_name() -> str:
+    return resolve_encoder(DEFAULT_ENCODER)
+
+
+WORDS = ("alpha beta gamma delta omega paris london time people house water table green small quick "
+         "music river chair window garden coffee letter morning yellow winter").split()
+
+
+def learnable_pairs(n_lines: int, seed: int) -> list[tuple[str, str]]:
+    """(source, target) lines with a rule a model can learn from the words alone: a comma after 'alpha',
+    a period after 'omega' (and a capital after it), a question mark after 'time', 'paris'/'london'
+    capitalised."""
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(n_lines):
+        words = [rng.choice(WORDS) for _ in range(rng.randint(6, 18))]
+        out, capital = [], True
+        for w in words:
+            t = w.capitalize() if capital or w in ("paris", "london") else w
+            capital = False
+            if w == "alpha":
+                t += ","
+            elif w in ("omega", "time"):
+                t += "." if w == "omega" else "?"
+                capital = True
+            out.append(t)
+        pairs.append((" ".join(words), " ".join(out)))
+    return pairs
+
+
+def write_pairs(directory, name: str, pairs) -> tuple[str, str]:
+    src, tgt = os.path.join(directory, f"{name}.src"), os.path.join(directory, f"{name}.tgt")
+    with open(src, "w", encoding="utf-8") as f:
+        f.writelines(s + "\n" for s, _ in pairs)
+    with open(tgt, "w", encoding="utf-8") as f:
+        f.writelines(t + "\n" for _, t in pairs)
+    return src, tgt
+
+
+@pytest.fixture(scope="session")
+def learnable_data(tmp_path_factory):
+    """Preprocessed train/dev files of the learnable task."""
+    from gector_punct.preprocess import preprocess_files
+
+    directory = tmp_path_factory.mktemp("learnable")
+    paths = {}
+    for name, n, seed in (("train", 300, 1), ("dev", 60, 2)):
+        src, tgt = write_pairs(directory, name, learnable_pairs(n, seed))
+        lines, _ = preprocess_files(src, tgt)
+        paths[name] = os.path.join(directory, f"{name}.tagged")
+        with open(paths[name], "w", encoding="utf-8") as f:
+            f.writelines(line + "\n" for line in lines)
+    paths["dev_pairs"] = learnable_pairs(60, 2)
+    return paths
+
+
+@pytest.fixture(scope="session")
+def trained_tiny(learnable_data, encoder_name, tmp_path_factory):
+    """A tiny random-init tagger trained on the learnable task (shared by several tests)."""
+    from gector_punct.trainer import TrainOptions, train
+
+    model_dir = str(tmp_path_factory.mktemp("tiny_model"))
+    options = TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"], model_dir=model_dir,
+                           transformer_model=encoder_name, encoder_config=TINY_ENCODER, n_epoch=6, lr=3e-3,
+                           batch_size=16, max_len=64, patience=6, progress=False, seed=3)
+    best = train(options)
+    return {"dir": model_dir, "best": best, "options": options}

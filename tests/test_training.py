@@ -1,0 +1,135 @@
+"""Training, saving, loading and prediction on the learnable task with a tiny random-init encoder."""
+import json
+import os
+
+import pytest
+import torch
+
+from conftest import TINY_ENCODER
+from gector_punct.metrics import labels_from_words, score
+from gector_punct.model import Seq2Labels
+from gector_punct.predictor import Punctuator, split_sentences
+from gector_punct.reader import DatasetReader
+from gector_punct.trainer import TrainOptions, Trainer, evaluate_instances, train
+
+
+def dev_f1(punctuator, dev_pairs):
+    predicted = punctuator.predict([s for s, _ in dev_pairs])
+    ref = [w for _, t in dev_pairs for w in labels_from_words(t.split(), True)]
+    pred = [w for p in predicted for w in labels_from_words(p.split(), True)]
+    return score(ref, pred)
+
+
+def test_training_learns_the_task(trained_tiny, learnable_data, encoder_name):
+    model_dir = trained_tiny["dir"]
+    trained = Punctuator.load(model_dir, device="cpu")
+    untrained = Punctuator([Seq2Labels.create(encoder_name, trained.models[0].vocab, encoder_config=TINY_ENCODER)],
+                           device="cpu")
+    after = dev_f1(trained, learnable_data["dev_pairs"])
+    before = dev_f1(untrained, learnable_data["dev_pairs"])
+    assert after["punct"]["overall"]["f1"] > 90 > before["punct"]["overall"]["f1"] + 40
+    # Case after a sentence end needs the previous word: a 2-layer toy learns most of it.
+    assert after["case"]["overall"]["f1"] > max(75, before["case"]["overall"]["f1"] + 30)
+    records = [json.loads(line) for line in open(os.path.join(model_dir, "metrics.jsonl"))]
+    assert len(records) >= 2 and all("dev" in r for r in records)
+    assert max(r["selection_f1"] for r in records) == pytest.approx(records[-1]["selection_f1"], abs=30)
+    for sub in ("best", "last"):
+        assert {"config.json", "model.safetensors", "tokenizer", "vocabulary"} <= set(os.listdir(os.path.join(model_dir, sub)))
+    assert {"labels.txt", "case_tags.txt", "d_tags.txt", "non_padded_namespaces.txt"} == set(
+        os.listdir(os.path.join(model_dir, "best", "vocabulary")))
+
+
+def test_save_load_gives_identical_predictions(trained_tiny, learnable_data, tmp_path):
+    model = Seq2Labels.load(trained_tiny["dir"])
+    model.save(str(tmp_path / "copy"))
+    again = Seq2Labels.load(str(tmp_path / "copy"))
+    lines = [s for s, _ in learnable_data["dev_pairs"]]
+    assert Punctuator([model], device="cpu").predict(lines) == Punctuator([again], device="cpu").predict(lines)
+    for (k, a), (_, b) in zip(model.state_dict().items(), again.state_dict().items()):
+        assert torch.equal(a, b), k
+
+
+def test_lines_preserved_with_empty_and_odd_lines(trained_tiny):
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    lines = ["", "   ", "alpha beta omega", "\t", "x", "paris\u2028london time", "ünïcödé wörds",
+             "alpha " * 400, "omega"]
+    out = punctuator.predict(lines)
+    assert len(out) == len(lines)
+    assert out[0] == "" and out[1] == "   " and out[3] == "\t"
+    for before, after in zip(lines, out):
+        assert [w.lower().strip(",.?") for w in after.split()] == [w.lower() for w in before.split()]
+
+
+def test_ensemble(trained_tiny, learnable_data, encoder_name, tmp_path):
+    lines = [s for s, _ in learnable_data["dev_pairs"]]
+    single = Punctuator.load(trained_tiny["dir"], device="cpu")
+    twice = Punctuator.load([trained_tiny["dir"], trained_tiny["dir"]], device="cpu")
+    assert twice.predict(lines) == single.predict(lines)
+    # A second, untrained model with a different label vocabulary joins by label name.
+    other = Seq2Labels.create(encoder_name, single.models[0].vocab, encoder_config=TINY_ENCODER)
+    other.vocab._tokens["labels"] = list(reversed(other.vocab.tokens("labels")))
+    other.save(str(tmp_path / "other"))
+    mixed = Punctuator.load([trained_tiny["dir"], str(tmp_path / "other")], device="cpu")
+    assert len(mixed.predict(lines)) == len(lines)
+    probs_single = single._model_probabilities(single.models[0], single.encoders[0], [lines[0].split()])
+    probs_other = mixed._model_probabilities(mixed.models[1], mixed.encoders[1], [lines[0].split()])
+    assert probs_single[0][0].shape == probs_other[0][0].shape
+    assert torch.allclose(probs_other[0][0].sum(-1), torch.ones(len(lines[0].split())))
+
+
+def test_min_error_probability_and_additional_confidence(trained_tiny, learnable_data):
+    lines = [s for s, _ in learnable_data["dev_pairs"]]
+    plain = Punctuator.load(trained_tiny["dir"], device="cpu").predict(lines)
+    assert plain != lines
+    assert Punctuator.load(trained_tiny["dir"], device="cpu", min_error_probability=1.01).predict(lines) == lines
+    assert Punctuator.load(trained_tiny["dir"], device="cpu", additional_confidence=2.0).predict(lines) == lines
+    some = Punctuator.load(trained_tiny["dir"], device="cpu", min_error_probability=0.95).predict(lines)
+    edits = lambda out: sum(a != b for x, y in zip(lines, out) for a, b in zip(x.split(), y.split()))  # noqa: E731
+    assert edits(lines) == 0 < edits(some) <= edits(plain)
+
+
+def test_predicting_own_output_changes_little(trained_tiny, learnable_data):
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    once = punctuator.predict([s for s, _ in learnable_data["dev_pairs"]])
+    twice = punctuator.predict(once)
+    changed = sum(a != b for x, y in zip(once, twice) for a, b in zip(x.split(), y.split()))
+    assert changed / sum(len(x.split()) for x in once) < 0.03
+    assert ",," not in " ".join(twice) and ".." not in " ".join(twice)  # marks are not added twice
+
+
+def test_resume_continues_a_run(learnable_data, encoder_name, tmp_path):
+    options = TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"], model_dir=str(tmp_path),
+                           transformer_model=encoder_name, encoder_config=TINY_ENCODER, n_epoch=1, lr=3e-3,
+                           batch_size=16, max_len=64, progress=False, updates_per_epoch=5)
+    train(options)
+    options.n_epoch, options.resume = 2, True
+    trainer = Trainer(options)
+    assert trainer.state["epoch"] == 1 and trainer.optimizer.state  # optimizer moments came back
+    trainer.train()
+    records = [json.loads(line) for line in open(tmp_path / "metrics.jsonl")]
+    assert [r["epoch"] for r in records] == [1, 2]
+
+
+def test_cold_steps_train_only_heads(learnable_data, encoder_name, tmp_path):
+    options = TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"], model_dir=str(tmp_path),
+                           transformer_model=encoder_name, encoder_config=TINY_ENCODER, n_epoch=1,
+                           cold_steps_count=1, batch_size=16, max_len=64, progress=False, updates_per_epoch=3)
+    trainer = Trainer(options)
+    before = {k: v.clone() for k, v in trainer.model.state_dict().items()}
+    trainer.train()
+    after = trainer.model.state_dict()
+    assert all(torch.equal(before[k], after[k]) for k in before if k.startswith("encoder."))
+    assert not torch.equal(before["heads.labels.weight"], after["heads.labels.weight"])
+
+
+def test_dev_metrics_match_evaluate(trained_tiny, learnable_data):
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    instances = DatasetReader().read(learnable_data["dev"])
+    from_instances = evaluate_instances(punctuator, instances)
+    from_text = dev_f1(punctuator, learnable_data["dev_pairs"])
+    assert from_instances["punct"]["overall"]["f1"] == pytest.approx(from_text["punct"]["overall"]["f1"])
+
+
+def test_split_sentences():
+    assert split_sentences("Hi there. How are you? Fine") == ["Hi there.", "How are you?", "Fine"]
+    assert split_sentences("") == []

@@ -1,0 +1,75 @@
+#!/usr/bin/env python
+"""Train a gector-punct tagger on preprocessed files (see utils/preprocess_data.py).
+
+    python train.py --train_set train.tagged --dev_set dev.tagged --model_dir models/run1
+    python train.py --config configs/tiny.json --model_dir models/tiny     # flags override the preset
+"""
+import argparse
+import json
+import sys
+
+from gector_punct.trainer import TrainOptions, train
+
+D = TrainOptions()
+FLAGS = [
+    ("--train_set", str, "preprocessed training file (utils/preprocess_data.py output)"),
+    ("--dev_set", str, "preprocessed dev file; the best checkpoint is chosen by its F1"),
+    ("--model_dir", str, "output folder: best/, last/, metrics.jsonl"),
+    ("--transformer_model", str, f"encoder: hub name, local folder or installed package alias (default {D.transformer_model})"),
+    ("--special_tokens_fix", int, "1: add $START as a new special token before each window and resize the embeddings"),
+    ("--max_len", int, f"subwords per encoder window, special tokens included; longer texts are windowed (default {D.max_len})"),
+    ("--pieces_per_token", int, f"subwords kept per word (default {D.pieces_per_token})"),
+    ("--window_overlap", int, "subwords shared by neighbouring windows of a long text (default max_len/8)"),
+    ("--tn_prob", float, f"probability of keeping an instance whose tags are all $KEEP (default {D.tn_prob})"),
+    ("--targets", int, "1: also train on the restored targets as all-$KEEP instances (kept with --tn_prob)"),
+    ("--batch_size", int, f"windows per batch (default {D.batch_size})"),
+    ("--accumulation_size", int, f"batches per optimizer update (default {D.accumulation_size})"),
+    ("--n_epoch", int, f"epochs (default {D.n_epoch})"),
+    ("--cold_steps_count", int, f"first epochs with the encoder frozen, heads only (default {D.cold_steps_count})"),
+    ("--cold_lr", float, f"learning rate of the cold epochs (default {D.cold_lr})"),
+    ("--lr", float, f"peak learning rate after the cold epochs (default {D.lr})"),
+    ("--warmup", float, f"fraction of updates for linear warm-up (default {D.warmup})"),
+    ("--weight_decay", float, f"AdamW weight decay (default {D.weight_decay})"),
+    ("--dropout", float, f"dropout before the heads (default {D.dropout})"),
+    ("--label_smoothing", float, f"label smoothing of the cross-entropies (default {D.label_smoothing})"),
+    ("--train_layers", int, "train only the top N encoder layers (+ heads) and store only those: a small model folder"),
+    ("--patience", int, f"stop after this many epochs without a better dev F1 (default {D.patience})"),
+    ("--updates_per_epoch", int, "optimizer updates per epoch (0: one pass over the data)"),
+    ("--min_count", int, f"labels seen fewer times are left out of the vocabulary (default {D.min_count})"),
+    ("--seed", int, f"random seed (default {D.seed})"),
+    ("--resume", int, "1: continue from model_dir/last if it exists"),
+    ("--skip_bad", int, "1: skip (and count) malformed lines instead of stopping"),
+    ("--device", str, "cpu, cuda, cuda:1 ... (default: cuda when available)"),
+    ("--progress", int, "1: show progress bars (default 1)"),
+]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     argument_default=argparse.SUPPRESS)
+    parser.add_argument("--config", help="JSON preset (configs/*.json) holding any of these flags")
+    for flag, kind, text in FLAGS:
+        parser.add_argument(flag, type=kind, help=text)
+    args = vars(parser.parse_args(argv))
+    options = {}
+    if "config" in args:
+        with open(args.pop("config"), encoding="utf-8") as f:
+            options = json.load(f)
+        unknown = set(options) - TrainOptions.field_names()
+        if unknown:
+            parser.error(f"unknown keys in the config: {sorted(unknown)}")
+    options.update(args)
+    for key in ("targets", "resume", "skip_bad", "progress"):
+        if key in options:
+            options[key] = bool(options[key])
+    missing = [k for k in ("train_set", "dev_set", "model_dir") if not options.get(k)]
+    if missing:
+        parser.error("missing " + ", ".join("--" + k for k in missing))
+    best = train(TrainOptions(**options))
+    if best:
+        print(json.dumps({"best_dev": {g: best[g]["overall"] for g in ("punct", "case", "boundary") if g in best}}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
