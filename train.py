@@ -33,6 +33,7 @@ FLAGS = [
     ("--dropout", float, f"dropout before the heads (default {D.dropout})"),
     ("--label_smoothing", float, f"label smoothing of the cross-entropies (default {D.label_smoothing})"),
     ("--train_layers", int, "train only the top N encoder layers (+ heads) and store only those: a small model folder"),
+    ("--store_dtype", str, "float32 or float16: precision of the saved weights (float16 halves the folder)"),
     ("--patience", int, f"stop after this many epochs without a better dev F1 (default {D.patience})"),
     ("--updates_per_epoch", int, "optimizer updates per epoch (0: one pass over the data)"),
     ("--min_count", int, f"labels seen fewer times are left out of the vocabulary (default {D.min_count})"),

@@ -10,7 +10,8 @@ both its case and its punctuation edit.
 
 ``save(dir)`` writes ``config.json``, ``model.safetensors``, ``tokenizer/`` and ``vocabulary/``;
 ``Seq2Labels.load(dir)`` reads them with no network and no unpickling. With ``base_encoder`` set, only
-the parameters that training changed are stored and the rest comes from that (pip-installed) encoder.
+the parameters that training changed are stored and the rest comes from that (pip-installed) encoder;
+``store_dtype: float16`` in the config stores them at half size (loading casts back to float32).
 """
 from __future__ import annotations
 
@@ -83,14 +84,15 @@ class Seq2Labels(nn.Module):
 
     # ---- files ------------------------------------------------------------------------------------
 
-    def save(self, directory: str) -> None:
+    def save(self, directory: str, store_dtype: str | None = None) -> None:
         """Write the model folder atomically (a temporary folder renamed into place)."""
         parent = os.path.dirname(os.path.abspath(directory))
         os.makedirs(parent, exist_ok=True)
         tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(directory)}.")
         os.chmod(tmp, 0o755)
-        state = {k: v.detach().cpu().contiguous() for k, v in self.state_dict().items()
-                 if self.stored_keys is None or k in self.stored_keys}
+        dtype = getattr(torch, store_dtype or self.config.get("store_dtype", "float32"))  # float16 halves a shipped model
+        state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
+                 for k, v in self.state_dict().items() if self.stored_keys is None or k in self.stored_keys}
         save_file(state, os.path.join(tmp, "model.safetensors"))
         config = dict(self.config, format=FORMAT, encoder_config=self.encoder.config.to_dict(),
                       partial=self.stored_keys is not None)

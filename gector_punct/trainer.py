@@ -57,6 +57,7 @@ class TrainOptions:
     dropout: float = 0.1
     label_smoothing: float = 0.0
     train_layers: int | None = None
+    store_dtype: str = "float32"
     patience: int = 3
     updates_per_epoch: int = 0
     min_count: int = 1
@@ -78,9 +79,9 @@ def _written(instance: Instance, tags) -> list[str]:
 def evaluate_instances(punctuator: Punctuator, instances: list[Instance]) -> dict:
     """Dev metrics: predict tags for the source words and score them against the gold tags."""
     predicted = punctuator.predict_tags([i.words for i in instances])
-    cased = not any(t.case == CASE_UNKNOWN for i in instances for t in i.tags)
     ref, pred = [], []
     for instance, tags in zip(instances, predicted):
+        cased = not any(t.case == CASE_UNKNOWN for t in instance.tags)  # case is scored where it is known
         ref.extend(labels_from_words(_written(instance, instance.tags), cased))
         pred.extend(labels_from_words(_written(instance, tags), cased))
     return score(ref, pred)
@@ -104,7 +105,7 @@ class Trainer:
         else:
             vocab = Vocabulary.from_tags((i.tags for i in self.train_instances), options.min_count)
             config = {k: getattr(options, k) for k in ("max_len", "pieces_per_token", "window_overlap", "dropout",
-                                                          "label_smoothing")}
+                                                          "label_smoothing", "store_dtype")}
             self.model = Seq2Labels.create(options.transformer_model, vocab, options.special_tokens_fix,
                                            options.encoder_config, **config)
         self.model.to(self.device)
@@ -215,7 +216,7 @@ class Trainer:
     # ---- checkpoints ------------------------------------------------------------------------------
 
     def _save_last(self) -> None:
-        self.model.save(self.last_dir)
+        self.model.save(self.last_dir, store_dtype="float32")  # full precision to resume from
         state = self.optimizer.state_dict()
         tensors = {f"{i}.{k}": v.contiguous() for i, s in state["state"].items() for k, v in s.items()
                    if isinstance(v, torch.Tensor)}

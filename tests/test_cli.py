@@ -1,0 +1,77 @@
+"""The command-line tools, end to end: make_source -> preprocess -> train -> predict -> evaluate."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, TINY_ENCODER
+
+SCRIPTS = ["train.py", "predict.py", "utils/preprocess_data.py", "utils/make_source.py", "utils/evaluate.py",
+           "utils/tsv_to_text.py"]
+
+
+def run(*args, stdin=None, check=True):
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    result = subprocess.run([sys.executable, *args], capture_output=True, text=True, input=stdin, cwd=ROOT, env=env)
+    if check and result.returncode:
+        raise AssertionError(f"{args} failed:\n{result.stderr[-3000:]}")
+    return result
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_help_documents_every_flag(script):
+    out = run(script, "--help").stdout
+    assert "usage" in out
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("--") and stripped != "--help":
+            # argparse puts the help text on the same line or indented on the next one
+            same = len(stripped.split("  ")) > 1
+            nxt = i + 1 < len(lines) and lines[i + 1].startswith(" " * 10) and not lines[i + 1].strip().startswith("-")
+            assert same or nxt, f"{script}: {stripped} has no help text"
+
+
+def test_walkthrough(tmp_path, encoder_name):
+    ex = os.path.join(ROOT, "examples")
+    for name in ("train", "dev"):
+        run("utils/make_source.py", f"{ex}/{name}.tgt", str(tmp_path / f"{name}.src"))
+        run("utils/preprocess_data.py", "-s", str(tmp_path / f"{name}.src"), "-t", f"{ex}/{name}.tgt",
+            "-o", str(tmp_path / f"{name}.tagged"))
+    config = tmp_path / "cfg.json"
+    config.write_text(json.dumps({"transformer_model": encoder_name, "encoder_config": TINY_ENCODER, "n_epoch": 2,
+                                  "lr": 2e-3, "batch_size": 32, "max_len": 96, "progress": 0}))
+    out = run("train.py", "--config", str(config), "--train_set", str(tmp_path / "train.tagged"),
+              "--dev_set", str(tmp_path / "dev.tagged"), "--model_dir", str(tmp_path / "model"), "--n_epoch", "1")
+    assert "best_dev" in out.stdout
+    assert len((tmp_path / "model" / "metrics.jsonl").read_text().splitlines()) == 1  # --n_epoch beat the config
+    run("predict.py", "--model_path", str(tmp_path / "model"), "--input_file", str(tmp_path / "dev.src"),
+        "--output_file", str(tmp_path / "dev.pred"))
+    assert len((tmp_path / "dev.pred").read_text().splitlines()) == 60
+    report = json.loads(run("utils/evaluate.py", "--reference", f"{ex}/dev.tgt", "--prediction",
+                            str(tmp_path / "dev.pred"), "--json").stdout)
+    assert set(report) >= {"punct", "case", "boundary", "words"} and report["words"] > 500
+
+    piped = run("predict.py", "--model_path", str(tmp_path / "model"), "--input_file", "-", "--output_file", "-",
+                "--split_sentences", stdin="hello there how are you\n\nfine thanks\n").stdout
+    assert len(piped.splitlines()) >= 3
+
+
+def test_predict_errors_are_clear(tmp_path):
+    missing = run("predict.py", "--model_path", str(tmp_path / "nope"), "--input_file", "-", "--output_file", "-",
+                  stdin="x\n", check=False)
+    assert missing.returncode == 2 and "cannot load model" in missing.stderr
+    bad = run("utils/evaluate.py", "--reference", os.path.join(ROOT, "examples", "dev.tgt"), "--prediction",
+              os.path.join(ROOT, "examples", "test.tgt"), check=False)
+    assert bad.returncode == 2 and "lines" in bad.stderr
+
+
+def test_evaluate_tsv_reference(tmp_path):
+    (tmp_path / "ref.tsv").write_text("so\tO\ni\tO\nwent\tCOMMA\nhome\tPERIOD\n\tCOMMA\nok\tQUESTION\n")
+    (tmp_path / "pred.txt").write_text("So I went home. Ok?\n")
+    report = json.loads(run("utils/evaluate.py", "--reference", str(tmp_path / "ref.tsv"), "--prediction",
+                            str(tmp_path / "pred.txt"), "--json").stdout)
+    assert report["punct"]["COMMA"]["recall"] == 0 and report["punct"]["PERIOD"]["f1"] == 100
+    assert report["punct"]["QUESTION"]["f1"] == 100 and "case" not in report

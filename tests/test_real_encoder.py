@@ -1,0 +1,27 @@
+"""One path on the real pretrained all-MiniLM-L6-v2 encoder (from the pip package, offline)."""
+import os
+
+from gector_punct.model import Seq2Labels
+from gector_punct.predictor import Punctuator
+from gector_punct.trainer import TrainOptions, Trainer
+
+
+def test_real_encoder_trains_saves_small_and_loads(learnable_data, encoder_name, tmp_path):
+    options = TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"], model_dir=str(tmp_path),
+                           transformer_model="all-MiniLM-L6-v2", n_epoch=1, lr=1e-3, batch_size=16, max_len=64,
+                           updates_per_epoch=25, train_layers=1, progress=False)
+    trainer = Trainer(options)
+    encoder = trainer.model.encoder
+    assert encoder.config.hidden_size == 384 and encoder.config.num_hidden_layers == 6
+    frozen_before = encoder.embeddings.word_embeddings.weight.clone()
+    result = trainer.train()
+    assert result["punct"]["overall"]["f1"] > 50  # 25 updates of a pretrained encoder already learn the rule
+    assert (encoder.embeddings.word_embeddings.weight == frozen_before).all()  # below the top layer: frozen
+
+    best = os.path.join(str(tmp_path), "best")
+    size = os.path.getsize(os.path.join(best, "model.safetensors"))
+    assert size < 10 * 2**20  # only the top layer and the heads are stored; the rest comes from the package
+    loaded = Seq2Labels.load(best)
+    lines = [s for s, _ in learnable_data["dev_pairs"][:20]]
+    trainer.model.eval()
+    assert Punctuator([loaded], device="cpu").predict(lines) == Punctuator([trainer.model], device="cpu").predict(lines)
