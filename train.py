@@ -33,6 +33,7 @@ FLAGS = [
     ("--dropout", float, f"dropout before the heads (default {D.dropout})"),
     ("--label_smoothing", float, f"label smoothing of the cross-entropies (default {D.label_smoothing})"),
     ("--train_layers", int, "train only the top N encoder layers (+ heads) and store only those: a small model folder"),
+    ("--freeze_embeddings", int, "1: keep the encoder's embedding tables as pretrained"),
     ("--store_dtype", str, "float32 or float16: precision of the saved weights (float16 halves the folder)"),
     ("--patience", int, f"stop after this many epochs without a better dev F1 (default {D.patience})"),
     ("--updates_per_epoch", int, "optimizer updates per epoch (0: one pass over the data)"),
@@ -60,7 +61,7 @@ def main(argv=None) -> int:
         if unknown:
             parser.error(f"unknown keys in the config: {sorted(unknown)}")
     options.update(args)
-    for key in ("targets", "resume", "skip_bad", "progress"):
+    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings"):
         if key in options:
             options[key] = bool(options[key])
     missing = [k for k in ("train_set", "dev_set", "model_dir") if not options.get(k)]

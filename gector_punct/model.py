@@ -106,6 +106,7 @@ class Seq2Labels(nn.Module):
     def load(cls, directory: str, vocab_path: str | None = None, device: str | torch.device = "cpu") -> "Seq2Labels":
         from transformers import AutoConfig, AutoModel
 
+        quiet_transformers()
         if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
             directory = os.path.join(directory, "best")  # a training folder: take its best checkpoint
         with open(os.path.join(directory, "config.json"), encoding="utf-8") as f:
@@ -134,10 +135,12 @@ class Seq2Labels(nn.Module):
             model.stored_keys = set(state)
         return model.to(device).eval()
 
-    def freeze_encoder(self, frozen: bool, train_layers: int | None = None) -> None:
-        """Freeze the whole encoder (cold steps), or train only its top ``train_layers`` layers."""
+    def freeze_encoder(self, frozen: bool, train_layers: int | None = None, freeze_embeddings: bool = False) -> None:
+        """Freeze the whole encoder (cold steps), or train only its top ``train_layers`` layers; with
+        ``freeze_embeddings`` the embedding tables stay as pretrained (a compact model then stores none)."""
         for name, param in self.encoder.named_parameters():
-            param.requires_grad = not frozen and (train_layers is None or _in_top_layers(name, self.encoder, train_layers))
+            trainable = not frozen and (train_layers is None or _in_top_layers(name, self.encoder, train_layers))
+            param.requires_grad = trainable and not (freeze_embeddings and name.startswith("embeddings."))
 
 
 def _in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:

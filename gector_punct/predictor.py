@@ -68,15 +68,19 @@ class Punctuator:
                 results[i] = " ".join(words)
         return results
 
-    @torch.inference_mode()
     def predict_tags(self, word_lines: list[list[str]]) -> list[list[Tag]]:
-        sums = [None] * len(word_lines)
+        return [self.decode(words, probs) for words, probs in zip(word_lines, self.probabilities(word_lines))]
+
+    @torch.inference_mode()
+    def probabilities(self, word_lines: list[list[str]]) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+        """Per line: the ensemble's (labels, case, detection) probabilities per word."""
+        sums: list = [None] * len(word_lines)
         for model, encoder in zip(self.models, self.encoders):
             probs = self._model_probabilities(model, encoder, word_lines)
             for i, p in enumerate(probs):
                 sums[i] = p if sums[i] is None else tuple(a + b for a, b in zip(sums[i], p))
         n = len(self.models)
-        return [self._decode(words, *(x / n for x in s)) for words, s in zip(word_lines, sums)]
+        return [tuple(x / n for x in s) for s in sums]
 
     def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]]):
         """Per line: (labels, case, detection) probabilities per word, in the ensemble's label spaces."""
@@ -108,7 +112,9 @@ class Punctuator:
             return torch.autocast("cuda", dtype=dtype)
         return contextlib.nullcontext()
 
-    def _decode(self, words: list[str], labels: torch.Tensor, case: torch.Tensor, detect: torch.Tensor) -> list[Tag]:
+    def decode(self, words: list[str], probabilities: tuple[torch.Tensor, torch.Tensor, torch.Tensor]) -> list[Tag]:
+        """Tags of one line from its probabilities, under this predictor's decoding settings."""
+        labels, case, detect = probabilities
         keep_label, keep_case = self.label_names.index(KEEP), self.case_names.index(KEEP)
         labels, case = labels.clone(), case.clone()
         labels[:, keep_label] += self.additional_confidence

@@ -57,6 +57,7 @@ class TrainOptions:
     dropout: float = 0.1
     label_smoothing: float = 0.0
     train_layers: int | None = None
+    freeze_embeddings: bool = False
     store_dtype: str = "float32"
     patience: int = 3
     updates_per_epoch: int = 0
@@ -78,7 +79,10 @@ def _written(instance: Instance, tags) -> list[str]:
 
 def evaluate_instances(punctuator: Punctuator, instances: list[Instance]) -> dict:
     """Dev metrics: predict tags for the source words and score them against the gold tags."""
-    predicted = punctuator.predict_tags([i.words for i in instances])
+    return score_tags(instances, punctuator.predict_tags([i.words for i in instances]))
+
+
+def score_tags(instances: list[Instance], predicted: list[list]) -> dict:
     ref, pred = [], []
     for instance, tags in zip(instances, predicted):
         cased = not any(t.case == CASE_UNKNOWN for t in instance.tags)  # case is scored where it is known
@@ -110,7 +114,7 @@ class Trainer:
                                            options.encoder_config, **config)
         self.model.to(self.device)
         if options.train_layers is not None:
-            self.model.freeze_encoder(False, options.train_layers)
+            self.model.freeze_encoder(False, options.train_layers, options.freeze_embeddings)
             self.model.stored_keys = {k for k, p in self.model.named_parameters() if p.requires_grad}
             if options.special_tokens_fix:
                 self.model.stored_keys.add("encoder.embeddings.word_embeddings.weight")
@@ -146,7 +150,7 @@ class Trainer:
         best = None
         for epoch in range(self.state["epoch"], o.n_epoch):
             cold = epoch < o.cold_steps_count
-            self.model.freeze_encoder(cold, o.train_layers)
+            self.model.freeze_encoder(cold, o.train_layers, o.freeze_embeddings)
             rng = random.Random(o.seed * 1000 + epoch)  # per-epoch seed: a resumed run sees the same data
             chosen = self.data.sample(rng)
             batches = [chosen[i: i + o.batch_size] for i in range(0, len(chosen), o.batch_size)]

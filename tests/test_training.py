@@ -10,7 +10,10 @@ from gector_punct.metrics import labels_from_words, score
 from gector_punct.model import Seq2Labels
 from gector_punct.predictor import Punctuator, split_sentences
 from gector_punct.reader import DatasetReader
+from gector_punct.encoding import START_TOKEN, TextEncoder, WindowedBatcher
+from gector_punct.tags import CASE_UNKNOWN, Tag
 from gector_punct.trainer import TrainOptions, Trainer, evaluate_instances, train
+from gector_punct.vocabulary import Vocabulary
 
 
 def dev_f1(punctuator, dev_pairs):
@@ -133,3 +136,30 @@ def test_dev_metrics_match_evaluate(trained_tiny, learnable_data):
 def test_split_sentences():
     assert split_sentences("Hi there. How are you? Fine") == ["Hi there.", "How are you?", "Fine"]
     assert split_sentences("") == []
+
+
+def test_unknown_case_labels_teach_nothing(encoder_name):
+    vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_."], "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL"],
+                        "d_tags": ["CORRECT", "INCORRECT"]})
+    model = Seq2Labels.create(encoder_name, vocab, encoder_config=TINY_ENCODER)
+    encoder = TextEncoder(model.tokenizer, 32)
+    windows = encoder.encode_lines([["so", "i", "went", "home"]])
+    unknown = [[vocab.encode_tag(Tag("$APPEND_." if i == 3 else "$KEEP", CASE_UNKNOWN)) for i in range(4)]]
+    assert all(case == -100 for _, case, _ in unknown[0])
+    (_, batch), = WindowedBatcher(windows, labels=unknown)
+    model(**batch)["loss"].backward()
+    assert model.heads["case"].weight.grad.abs().sum() == 0  # no gradient from unknown case
+    assert model.heads["labels"].weight.grad.abs().sum() > 0
+
+
+def test_special_tokens_fix_adds_start_token(encoder_name, tmp_path):
+    vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_."], "case_tags": ["$KEEP"], "d_tags": ["CORRECT", "INCORRECT"]})
+    model = Seq2Labels.create(encoder_name, vocab, special_tokens_fix=1, encoder_config=TINY_ENCODER)
+    start = model.tokenizer.convert_tokens_to_ids(START_TOKEN)
+    assert start == len(model.tokenizer) - 1 == model.encoder.get_input_embeddings().num_embeddings - 1
+    window = TextEncoder(model.tokenizer, 32).encode_lines([["hello", "world"]])[0]
+    assert window.input_ids[1] == start and window.word_starts[0] == 2
+    model.save(str(tmp_path / "m"))
+    loaded = Seq2Labels.load(str(tmp_path / "m"))
+    assert loaded.tokenizer.convert_tokens_to_ids(START_TOKEN) == start
+    assert Punctuator([loaded], device="cpu").predict(["hello world"]) == Punctuator([model], device="cpu").predict(["hello world"])
