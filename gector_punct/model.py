@@ -11,7 +11,8 @@ both its case and its punctuation edit.
 ``save(dir)`` writes ``config.json``, ``model.safetensors``, ``tokenizer/`` and ``vocabulary/``;
 ``Seq2Labels.load(dir)`` reads them with no network and no unpickling. With ``base_encoder`` set, only
 the parameters that training changed are stored and the rest comes from that (pip-installed) encoder;
-``store_dtype: float16`` in the config stores them at half size (loading casts back to float32).
+``store_dtype: float16`` in the config stores them at half size (loading casts back to float32), and
+``save(dir, lowrank=r)`` stores each fine-tuned encoder matrix as a rank-r delta over the pretrained one.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from .vocabulary import IGNORE, Vocabulary
 
 FORMAT = "gector-punct/1"
 HEADS = (("labels", "labels"), ("case", "case_tags"), ("d", "d_tags"))
+LOWRANK_A, LOWRANK_B = ".lowrank_A", ".lowrank_B"
 
 
 class Seq2Labels(nn.Module):
@@ -84,18 +86,22 @@ class Seq2Labels(nn.Module):
 
     # ---- files ------------------------------------------------------------------------------------
 
-    def save(self, directory: str, store_dtype: str | None = None) -> None:
-        """Write the model folder atomically (a temporary folder renamed into place)."""
+    def save(self, directory: str, store_dtype: str | None = None, lowrank: int | None = None) -> None:
+        """Write the model folder atomically (a temporary folder renamed into place). With ``lowrank``,
+        each changed encoder matrix is stored as a rank-``lowrank`` delta over the pretrained encoder."""
         parent = os.path.dirname(os.path.abspath(directory))
         os.makedirs(parent, exist_ok=True)
         tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(directory)}.")
         os.chmod(tmp, 0o755)
         dtype = getattr(torch, store_dtype or self.config.get("store_dtype", "float32"))  # float16 halves a shipped model
-        state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
-                 for k, v in self.state_dict().items() if self.stored_keys is None or k in self.stored_keys}
+        if lowrank:
+            state = self._lowrank_state(lowrank)
+        else:
+            state = {k: v for k, v in self.state_dict().items() if self.stored_keys is None or k in self.stored_keys}
+        state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous() for k, v in state.items()}
         save_file(state, os.path.join(tmp, "model.safetensors"))
         config = dict(self.config, format=FORMAT, encoder_config=self.encoder.config.to_dict(),
-                      partial=self.stored_keys is not None)
+                      partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
         with atomic_write(os.path.join(tmp, "config.json")) as out:
             json.dump(config, out, indent=2, sort_keys=True, default=str)
         self.tokenizer.save_pretrained(os.path.join(tmp, "tokenizer"))
@@ -127,6 +133,11 @@ class Seq2Labels(nn.Module):
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
         model = cls(encoder, vocab, tokenizer, config)
         state = load_file(os.path.join(directory, "model.safetensors"))
+        own = model.state_dict()
+        for key in [k for k in state if k.endswith(LOWRANK_A)]:  # base weight + A @ B
+            name = key[: -len(LOWRANK_A)]
+            delta = state.pop(key).float() @ state.pop(name + LOWRANK_B).float()
+            state[name] = own[name] + delta
         missing, unexpected = model.load_state_dict(state, strict=False)
         if unexpected or (missing and not partial):
             raise ValueError(f"{directory}: weights do not match the model (missing {missing[:5]}, "
@@ -134,6 +145,25 @@ class Seq2Labels(nn.Module):
         if partial:
             model.stored_keys = set(state)
         return model.to(device).eval()
+
+    def _lowrank_state(self, rank: int) -> dict[str, torch.Tensor]:
+        """Heads as they are; encoder parameters that differ from the pretrained encoder as low-rank
+        deltas (matrices, by truncated SVD) or in full (vectors); unchanged ones not at all."""
+        from transformers import AutoModel
+
+        base = AutoModel.from_pretrained(resolve_encoder(self.config["transformer_model"])).state_dict()
+        out = {}
+        for key, value in self.state_dict().items():
+            pretrained = base.get(key[len("encoder."):]) if key.startswith("encoder.") else None
+            if pretrained is not None and pretrained.shape == value.shape:
+                if torch.equal(pretrained, value):
+                    continue
+                if value.dim() == 2 and rank < min(value.shape) // 2:
+                    u, s, vh = torch.linalg.svd((value - pretrained).float(), full_matrices=False)
+                    out[key + LOWRANK_A], out[key + LOWRANK_B] = u[:, :rank] * s[:rank], vh[:rank]
+                    continue
+            out[key] = value
+        return out
 
     def freeze_encoder(self, frozen: bool, train_layers: int | None = None, freeze_embeddings: bool = False) -> None:
         """Freeze the whole encoder (cold steps), or train only its top ``train_layers`` layers; with

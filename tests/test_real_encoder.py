@@ -25,3 +25,28 @@ def test_real_encoder_trains_saves_small_and_loads(learnable_data, encoder_name,
     lines = [s for s, _ in learnable_data["dev_pairs"][:20]]
     trainer.model.eval()
     assert Punctuator([loaded], device="cpu").predict(lines) == Punctuator([trainer.model], device="cpu").predict(lines)
+
+
+def test_lowrank_storage_round_trip(learnable_data, tmp_path):
+    import torch
+
+    options = TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"], model_dir=str(tmp_path),
+                           transformer_model="all-MiniLM-L6-v2", n_epoch=1, lr=1e-3, batch_size=16, max_len=64,
+                           updates_per_epoch=3, freeze_embeddings=True, progress=False)
+    trainer = Trainer(options)
+    trainer.train()
+    model = trainer.model.eval()
+    model.save(str(tmp_path / "lowrank"), store_dtype="float16", lowrank=8)
+    size = os.path.getsize(os.path.join(str(tmp_path / "lowrank"), "model.safetensors"))
+    assert size < 2 * 2**20  # no embeddings, rank-8 factors
+    loaded = Seq2Labels.load(str(tmp_path / "lowrank"))
+    base = Seq2Labels.create("all-MiniLM-L6-v2", model.vocab)
+    key = "encoder.encoder.layer.5.intermediate.dense.weight"
+    delta = loaded.state_dict()[key] - base.state_dict()[key]
+    assert 0 < torch.linalg.matrix_rank(delta.float(), atol=1e-4) <= 8
+    full_delta = model.state_dict()[key] - base.state_dict()[key]
+    u, s, vh = torch.linalg.svd(full_delta, full_matrices=False)
+    best_rank8 = (u[:, :8] * s[:8]) @ vh[:8]
+    assert torch.allclose(delta, best_rank8, atol=1e-3)  # the optimal rank-8 approximation, up to float16
+    assert torch.equal(loaded.state_dict()["encoder.embeddings.word_embeddings.weight"],
+                       base.state_dict()["encoder.embeddings.word_embeddings.weight"])

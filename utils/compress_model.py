@@ -1,0 +1,71 @@
+#!/usr/bin/env python
+"""Store a fine-tuned model compactly: each changed encoder matrix as a low-rank delta (truncated SVD)
+over the pip-installed pretrained encoder, in float16; heads and vectors as they are.
+
+    python utils/compress_model.py --model_path work/model/best --output models/default_en --dev_set dev.tagged
+
+Tries the ranks in --ranks from small to large; each candidate is saved, loaded back exactly as it will
+ship, and scored on --dev_set. The first whose dev F1 (the training selection F1) is within --max_drop of
+the full model's is kept. Prints every candidate's size and F1.
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gector_punct.metrics import selection_f1  # noqa: E402
+from gector_punct.model import Seq2Labels  # noqa: E402
+from gector_punct.predictor import Punctuator  # noqa: E402
+from gector_punct.reader import DatasetReader  # noqa: E402
+from gector_punct.trainer import evaluate_instances  # noqa: E402
+
+
+def folder_size(path: str) -> int:
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
+
+
+def dev_score(model: Seq2Labels, instances) -> dict:
+    return evaluate_instances(Punctuator([model], 0.0, 0.0, batch_size=64), instances)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model_path", required=True, help="the fully stored fine-tuned model folder")
+    p.add_argument("--output", required=True, help="where to write the compact model folder")
+    p.add_argument("--dev_set", required=True, help="preprocessed dev file to check the compact model on")
+    p.add_argument("--ranks", type=int, nargs="+", default=[16, 32, 48, 64, 96], help="ranks to try, smallest first")
+    p.add_argument("--max_drop", type=float, default=0.5, help="largest dev F1 loss allowed (default 0.5 points)")
+    p.add_argument("--max_mb", type=float, default=10.0, help="largest folder allowed, in MiB (default 10)")
+    args = p.parse_args(argv)
+
+    instances = DatasetReader().read(args.dev_set)
+    full = Seq2Labels.load(args.model_path)
+    full_result = dev_score(full, instances)
+    full_f1 = selection_f1(full_result)
+    print(f"full model: dev F1 {full_f1:.2f} (punct {full_result['punct']['overall']['f1']:.2f}), "
+          f"{folder_size(args.model_path) / 2**20:.1f} MiB")
+    work = tempfile.mkdtemp(prefix="compress.")
+    try:
+        for rank in sorted(args.ranks):
+            candidate = os.path.join(work, f"rank{rank}")
+            full.save(candidate, store_dtype="float16", lowrank=rank)
+            result = dev_score(Seq2Labels.load(candidate), instances)
+            f1, size = selection_f1(result), folder_size(candidate) / 2**20
+            print(f"rank {rank}: dev F1 {f1:.2f} (punct {result['punct']['overall']['f1']:.2f}, "
+                  f"drop {full_f1 - f1:.2f}), {size:.1f} MiB", flush=True)
+            if full_f1 - f1 <= args.max_drop and size <= args.max_mb:
+                if os.path.exists(args.output):
+                    shutil.rmtree(args.output)
+                shutil.move(candidate, args.output)
+                print(f"kept rank {rank} -> {args.output}")
+                return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("error: no rank kept the dev F1 within the allowed drop and size", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
