@@ -1,12 +1,17 @@
 """The shipped default model restores unseen everyday English (examples/test.tgt, written for this test and
-never trained on) far better than chance: the thresholds sit well below what it scores (see README's model
-card) and far above what the same encoder with untrained heads scores (about 0-10 F1)."""
+never trained on). Each line is one short utterance given on its own, harder for this model than a
+transcript stream (it was taught not to read a line end as a sentence end), so it scores below its dev
+figures: punctuation 57.6, PERIOD 60.3, case 77.8, boundaries 62.3 F1 when this test was written. The
+thresholds leave about 10 points for retrained models and sit far above the same encoder with untrained
+heads, which the test scores too."""
 import os
 
 import pytest
+import torch
 
 from conftest import ROOT
 from gector_punct.metrics import labels_from_words, score
+from gector_punct.model import Seq2Labels
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import make_source
 
@@ -26,15 +31,24 @@ def test_shipped_model_is_small():
     assert total < 10 * 2**20
 
 
-def test_shipped_model_restores_unseen_text(restored):
-    targets, predicted = restored
+def f1s(targets, predicted):
     ref = [w for t in targets for w in labels_from_words(t.split(), True)]
     pred = [w for p in predicted for w in labels_from_words(p.split(), True)]
     result = score(ref, pred)
-    assert result["punct"]["overall"]["f1"] > 55
-    assert result["punct"]["PERIOD"]["f1"] > 60
-    assert result["case"]["overall"]["f1"] > 70
-    assert result["boundary"]["BOUNDARY"]["f1"] > 60
+    return (result["punct"]["overall"]["f1"], result["punct"]["PERIOD"]["f1"], result["case"]["overall"]["f1"],
+            result["boundary"]["BOUNDARY"]["f1"])
+
+
+def test_shipped_model_restores_unseen_text(restored):
+    targets, predicted = restored
+    punct, period, case, boundary = f1s(targets, predicted)
+    assert punct > 47 and period > 50 and case > 67 and boundary > 50
+    shipped = Punctuator.load(MODEL, device="cpu").models[0]
+    torch.manual_seed(0)
+    untrained = Seq2Labels.create(shipped.config["transformer_model"], shipped.vocab)  # same encoder, new heads
+    baseline = f1s(targets, Punctuator([untrained], device="cpu").predict([make_source(t) for t in targets]))
+    print("shipped", (punct, period, case, boundary), "untrained heads", baseline)
+    assert all(ours - chance > 30 for ours, chance in zip((punct, period, case, boundary), baseline))
 
 
 def test_shipped_model_everyday_examples(restored):
