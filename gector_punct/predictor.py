@@ -69,41 +69,50 @@ class Punctuator:
         return results
 
     def predict_tags(self, word_lines: list[list[str]]) -> list[list[Tag]]:
-        return [self.decode(words, probs) for words, probs in zip(word_lines, self.probabilities(word_lines))]
+        return self.decode(word_lines, self.probabilities(word_lines))
 
     @torch.inference_mode()
-    def probabilities(self, word_lines: list[list[str]]) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
-        """Per line: the ensemble's (labels, case, detection) probabilities per word."""
-        sums: list = [None] * len(word_lines)
+    def probabilities(self, word_lines: list[list[str]]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The ensemble's (labels, case, detection) probabilities of every word of every line, the lines'
+        words one after the other (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``)."""
+        offsets = [0]
+        for words in word_lines:
+            offsets.append(offsets[-1] + len(words))
+        total = None
         for model, encoder in zip(self.models, self.encoders):
-            probs = self._model_probabilities(model, encoder, word_lines)
-            for i, p in enumerate(probs):
-                sums[i] = p if sums[i] is None else tuple(a + b for a, b in zip(sums[i], p))
-        n = len(self.models)
-        return [tuple(x / n for x in s) for s in sums]
+            probs = self._model_probabilities(model, encoder, word_lines, offsets)
+            total = probs if total is None else tuple(a + b for a, b in zip(total, probs))
+        return tuple(x / len(self.models) for x in total)
 
-    def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]]):
-        """Per line: (labels, case, detection) probabilities per word, in the ensemble's label spaces."""
+    def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]],
+                             offsets: list[int]):
         label_map = torch.tensor([self.label_names.index(t) for t in model.vocab.tokens("labels")])
         case_map = torch.tensor([self.case_names.index(t) for t in model.vocab.tokens("case_tags")])
-        out = [(torch.zeros(len(w), len(self.label_names)), torch.zeros(len(w), len(self.case_names)),
-                torch.zeros(len(w), 2)) for w in word_lines]
+        n = offsets[-1]
+        out = (torch.zeros(n, len(self.label_names)), torch.zeros(n, len(self.case_names)), torch.zeros(n, 2))
         windows = encoder.encode_lines(word_lines)
         batcher = WindowedBatcher(windows, self.batch_size, pad_id=model.tokenizer.pad_token_id or 0)
         for indices, batch in batcher:
+            width = batch["word_starts"].shape[1]
             batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
             with self._autocast():
                 result = model(**batch)
-            probs = [result[k].float().cpu() for k in ("probs_labels", "probs_case", "probs_d")]
+            rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
             for row, index in enumerate(indices):
                 w = windows[index]
-                owned = torch.tensor(w.owned)
-                positions = torch.arange(w.start, w.end)[owned]
-                n_words = w.end - w.start
-                labels, case, detect = out[w.line]
-                labels[positions.unsqueeze(1), label_map] = probs[0][row, :n_words][owned]
-                case[positions.unsqueeze(1), case_map] = probs[1][row, :n_words][owned]
-                detect[positions] = probs[2][row, :n_words][owned]
+                base = offsets[w.line] + w.start
+                for j, owned in enumerate(w.owned):
+                    if owned:
+                        rows.append(row * width + j)
+                        targets.append(base + j)
+            rows_t, targets_t = torch.tensor(rows), torch.tensor(targets).unsqueeze(1)
+            for k, (key, column_map) in enumerate((("probs_labels", label_map), ("probs_case", case_map),
+                                                   ("probs_d", None))):
+                values = result[key].float().cpu().flatten(0, 1)[rows_t]
+                if column_map is None:
+                    out[k][targets_t.squeeze(1)] = values
+                else:
+                    out[k][targets_t, column_map] = values
         return out
 
     def _autocast(self):
@@ -112,26 +121,29 @@ class Punctuator:
             return torch.autocast("cuda", dtype=dtype)
         return contextlib.nullcontext()
 
-    def decode(self, words: list[str], probabilities: tuple[torch.Tensor, torch.Tensor, torch.Tensor]) -> list[Tag]:
-        """Tags of one line from its probabilities, under this predictor's decoding settings."""
-        labels, case, detect = probabilities
-        keep_label, keep_case = self.label_names.index(KEEP), self.case_names.index(KEEP)
-        labels, case = labels.clone(), case.clone()
-        labels[:, keep_label] += self.additional_confidence
-        case[:, keep_case] += self.additional_confidence
+    def decode(self, word_lines: list[list[str]], probabilities: tuple[torch.Tensor, torch.Tensor, torch.Tensor]) -> list[list[Tag]]:
+        """Tags of each line from ``probabilities()``, under this predictor's decoding settings."""
+        labels, case, detect = (p.clone() for p in probabilities)
+        labels[:, self.label_names.index(KEEP)] += self.additional_confidence
+        case[:, self.case_names.index(KEEP)] += self.additional_confidence
         if not self.allow_delete:
             for j, name in enumerate(self.label_names):
                 if DELETE in name:
                     labels[:, j] = -1.0
-        if detect.numel() == 0 or detect[:, 1].max().item() < self.min_error_probability:
-            return [Tag() for _ in words]
-        label_p, label_i = labels.max(-1)
-        case_p, case_i = case.max(-1)
-        tags = []
-        for k, word in enumerate(words):
-            punct = self.label_names[label_i[k]] if label_p[k] >= self.min_error_probability else KEEP
-            case_op = self.case_names[case_i[k]] if case_p[k] >= self.min_error_probability else KEEP
-            tags.append(_respect_existing_marks(word, Tag(punct, case_op)))
+        label_p, label_i = (x.tolist() for x in labels.max(-1))
+        case_p, case_i = (x.tolist() for x in case.max(-1))
+        error_p = detect[:, 1].tolist()
+        threshold = self.min_error_probability
+        tags, start = [], 0
+        for words in word_lines:
+            end = start + len(words)
+            if not words or max(error_p[start:end]) < threshold:  # GECToR: a line with no likely error stays
+                tags.append([Tag() for _ in words])
+            else:
+                tags.append([_respect_existing_marks(word, Tag(
+                    self.label_names[label_i[k]] if label_p[k] >= threshold else KEEP,
+                    self.case_names[case_i[k]] if case_p[k] >= threshold else KEEP)) for k, word in zip(range(start, end), words)])
+            start = end
         return tags
 
 

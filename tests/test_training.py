@@ -74,10 +74,11 @@ def test_ensemble(trained_tiny, learnable_data, encoder_name, tmp_path):
     other.save(str(tmp_path / "other"))
     mixed = Punctuator.load([trained_tiny["dir"], str(tmp_path / "other")], device="cpu")
     assert len(mixed.predict(lines)) == len(lines)
-    probs_single = single._model_probabilities(single.models[0], single.encoders[0], [lines[0].split()])
-    probs_other = mixed._model_probabilities(mixed.models[1], mixed.encoders[1], [lines[0].split()])
-    assert probs_single[0][0].shape == probs_other[0][0].shape
-    assert torch.allclose(probs_other[0][0].sum(-1), torch.ones(len(lines[0].split())))
+    words = [lines[0].split()]
+    probs_single = single.probabilities(words)
+    probs_mixed = mixed.probabilities(words)
+    assert probs_single[0].shape == probs_mixed[0].shape == (len(words[0]), len(single.label_names))
+    assert torch.allclose(probs_mixed[0].sum(-1), torch.ones(len(words[0])))
 
 
 def test_min_error_probability_and_additional_confidence(trained_tiny, learnable_data):

@@ -32,7 +32,7 @@ GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
 
 def decode_all(punctuator, instances, probabilities, confidence, min_error):
     punctuator.additional_confidence, punctuator.min_error_probability = confidence, min_error
-    return [punctuator.decode(i.words, p) for i, p in zip(instances, probabilities)]
+    return punctuator.decode([i.words for i in instances], probabilities)
 
 
 def objective(ted: dict, cased: dict) -> float:
