@@ -35,7 +35,15 @@ def main(argv=None) -> int:
     p.add_argument("--split_sentences", action="store_true", help="write one sentence per line instead of one line per input line")
     p.add_argument("--allow_delete", action="store_true", help="let the model delete words it tags $DELETE (disfluencies)")
     p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
+    p.add_argument("--num_shards", type=int, default=1,
+                   help="split the input into this many contiguous parts, one per process (default 1)")
+    p.add_argument("--shard_id", type=int, default=0,
+                   help="which part this process restores (0-based); outputs of shards 0..K-1 concatenate in input order")
     args = p.parse_args(argv)
+    if not 0 <= args.shard_id < args.num_shards:
+        p.error("--shard_id must be in 0 .. --num_shards-1")
+    if args.num_shards > 1 and args.input_file == "-":
+        p.error("--num_shards needs an input file (stdin cannot be counted and read twice)")
 
     try:
         punctuator = Punctuator.load(args.model_path, args.vocab_path, min_error_probability=args.min_error_probability,
@@ -47,9 +55,16 @@ def main(argv=None) -> int:
         return 2
     lines_in = lines_out = 0
     try:
+        first, last = 1, float("inf")
+        if args.num_shards > 1:  # contiguous line ranges, so that shard outputs concatenate in order
+            total = sum(1 for _ in read_lines(args.input_file))
+            first = args.shard_id * total // args.num_shards + 1
+            last = (args.shard_id + 1) * total // args.num_shards
         with atomic_write(args.output_file) as out:
             chunk = []
-            for _, line in read_lines(args.input_file):
+            for number, line in read_lines(args.input_file):
+                if not first <= number <= last:
+                    continue
                 chunk.append(line)
                 if len(chunk) >= args.chunk_lines:
                     lines_out += write(out, punctuator.predict(chunk), args.split_sentences)

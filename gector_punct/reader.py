@@ -13,7 +13,7 @@ one line per text; errors name the file and line). ``DatasetReader.encode(instan
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .encoding import TextEncoder, Window
 from .io import InputError, read_lines
@@ -48,7 +48,6 @@ class EncodedData:
     groups: list[list[int]]  # window indices of each instance
     all_keep: list[bool]
     tn_prob: float
-    words: int = field(default=0)
 
     def sample(self, rng: random.Random) -> list[int]:
         chosen = []
@@ -95,5 +94,4 @@ class DatasetReader:
                     windows.append(window)
                     labels.append(encoded_tags[window.start: window.end])
                 groups.append(group)
-        return EncodedData(windows, labels, groups, [i.all_keep for i in instances], self.tn_prob,
-                           sum(len(i.words) for i in instances))
+        return EncodedData(windows, labels, groups, [i.all_keep for i in instances], self.tn_prob)

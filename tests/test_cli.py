@@ -54,6 +54,13 @@ def test_walkthrough(tmp_path, encoder_name):
                             str(tmp_path / "dev.pred"), "--json").stdout)
     assert set(report) >= {"punct", "case", "boundary", "words"} and report["words"] > 500
 
+    shards = []
+    for shard in range(3):
+        run("predict.py", "--model_path", str(tmp_path / "model"), "--input_file", str(tmp_path / "dev.src"),
+            "--output_file", str(tmp_path / f"shard{shard}"), "--num_shards", "3", "--shard_id", str(shard))
+        shards.append((tmp_path / f"shard{shard}").read_text())
+    assert "".join(shards) == (tmp_path / "dev.pred").read_text()
+
     piped = run("predict.py", "--model_path", str(tmp_path / "model"), "--input_file", "-", "--output_file", "-",
                 "--split_sentences", stdin="hello there how are you\n\nfine thanks\n").stdout
     assert len(piped.splitlines()) >= 3
