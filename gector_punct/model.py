@@ -9,8 +9,8 @@ edit), ``d_tags`` (detection: CORRECT / INCORRECT), plus ``case_tags`` (case edi
 both its case and its punctuation edit.
 
 ``save(dir)`` writes ``config.json``, ``model.safetensors``, ``tokenizer/`` and ``vocabulary/``;
-``Seq2Labels.load(dir)`` reads them with no network and no unpickling. With ``base_encoder`` set, only
-the parameters that training changed are stored and the rest comes from that (pip-installed) encoder;
+``Seq2Labels.load(dir)`` reads them with no network and no unpickling. A *partial* folder (``--train_layers``
+or ``lowrank``) stores only what training changed; the rest loads from the pretrained ``transformer_model``;
 ``store_dtype: float16`` in the config stores them at half size (loading casts back to float32), and
 ``save(dir, lowrank=r)`` stores each fine-tuned encoder matrix as a rank-r delta over the pretrained one.
 """

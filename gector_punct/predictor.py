@@ -105,14 +105,11 @@ class Punctuator:
                     if owned:
                         rows.append(row * width + j)
                         targets.append(base + j)
-            rows_t, targets_t = torch.tensor(rows), torch.tensor(targets).unsqueeze(1)
-            for k, (key, column_map) in enumerate((("probs_labels", label_map), ("probs_case", case_map),
-                                                   ("probs_d", None))):
-                values = result[key].float().cpu().flatten(0, 1)[rows_t]
-                if column_map is None:
-                    out[k][targets_t.squeeze(1)] = values
-                else:
-                    out[k][targets_t, column_map] = values
+            rows_t, targets_t = torch.tensor(rows), torch.tensor(targets)
+            flat = [result[k].float().cpu().flatten(0, 1)[rows_t] for k in ("probs_labels", "probs_case", "probs_d")]
+            out[0][targets_t.unsqueeze(1), label_map] = flat[0]  # columns: the ensemble's label order
+            out[1][targets_t.unsqueeze(1), case_map] = flat[1]
+            out[2][targets_t] = flat[2]
         return out
 
     def _autocast(self):

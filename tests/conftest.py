@@ -52,6 +52,15 @@ def learnable_pairs(n_lines: int, seed: int) -> list[tuple[str, str]]:
     return pairs
 
 
+def score_text(targets: list[str], predicted: list[str]) -> dict:
+    """Metrics of restored lines against their cased, punctuated targets (same words)."""
+    from gector_punct.metrics import labels_from_words, score
+
+    ref = [w for t in targets for w in labels_from_words(t.split(), True)]
+    pred = [w for p in predicted for w in labels_from_words(p.split(), True)]
+    return score(ref, pred)
+
+
 def write_pairs(directory, name: str, pairs) -> tuple[str, str]:
     src, tgt = os.path.join(directory, f"{name}.src"), os.path.join(directory, f"{name}.tgt")
     with open(src, "w", encoding="utf-8") as f:

@@ -9,8 +9,7 @@ import os
 import pytest
 import torch
 
-from conftest import ROOT
-from gector_punct.metrics import labels_from_words, score
+from conftest import ROOT, score_text
 from gector_punct.model import Seq2Labels
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import make_source
@@ -19,11 +18,15 @@ MODEL = os.path.join(ROOT, "models", "default_en")
 
 
 @pytest.fixture(scope="module")
-def restored():
+def shipped():
+    return Punctuator.load(MODEL, device="cpu")
+
+
+@pytest.fixture(scope="module")
+def restored(shipped):
     with open(os.path.join(ROOT, "examples", "test.tgt"), encoding="utf-8") as f:
         targets = [line.strip() for line in f if line.strip()]
-    punctuator = Punctuator.load(MODEL, device="cpu")
-    return targets, punctuator.predict([make_source(t) for t in targets])
+    return targets, shipped.predict([make_source(t) for t in targets])
 
 
 def test_shipped_model_is_small():
@@ -32,26 +35,22 @@ def test_shipped_model_is_small():
 
 
 def f1s(targets, predicted):
-    ref = [w for t in targets for w in labels_from_words(t.split(), True)]
-    pred = [w for p in predicted for w in labels_from_words(p.split(), True)]
-    result = score(ref, pred)
+    result = score_text(targets, predicted)
     return (result["punct"]["overall"]["f1"], result["punct"]["PERIOD"]["f1"], result["case"]["overall"]["f1"],
             result["boundary"]["BOUNDARY"]["f1"])
 
 
-def test_shipped_model_restores_unseen_text(restored):
+def test_shipped_model_restores_unseen_text(shipped, restored):
     targets, predicted = restored
     punct, period, case, boundary = f1s(targets, predicted)
     assert punct > 47 and period > 50 and case > 67 and boundary > 50
-    shipped = Punctuator.load(MODEL, device="cpu").models[0]
+    model = shipped.models[0]
     torch.manual_seed(0)
-    untrained = Seq2Labels.create(shipped.config["transformer_model"], shipped.vocab)  # same encoder, new heads
+    untrained = Seq2Labels.create(model.config["transformer_model"], model.vocab)  # same encoder, new heads
     baseline = f1s(targets, Punctuator([untrained], device="cpu").predict([make_source(t) for t in targets]))
-    print("shipped", (punct, period, case, boundary), "untrained heads", baseline)
     assert all(ours - chance > 30 for ours, chance in zip((punct, period, case, boundary), baseline))
 
 
-def test_shipped_model_everyday_examples(restored):
-    punctuator = Punctuator.load(MODEL, device="cpu")
-    (out,) = punctuator.predict(["i think we should leave now because it is getting late"])
+def test_shipped_model_everyday_examples(shipped):
+    (out,) = shipped.predict(["i think we should leave now because it is getting late"])
     assert out.startswith("I think") and out.endswith(".")
