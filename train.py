@@ -3,6 +3,7 @@
 
     python train.py --train_set train.tagged --dev_set dev.tagged --model_dir models/run1
     python train.py --config configs/tiny.json --model_dir models/tiny     # flags override the preset
+    torchrun --nproc_per_node 2 train.py --config ...   # N processes (DDP); --batch_size stays the global batch
 """
 import argparse
 import json
@@ -22,7 +23,7 @@ FLAGS = [
     ("--window_overlap", int, "subwords shared by neighbouring windows of a long text (default max_len/8)"),
     ("--tn_prob", float, f"probability of keeping an instance whose tags are all $KEEP (default {D.tn_prob})"),
     ("--targets", int, "1: also train on the restored targets as all-$KEEP instances (kept with --tn_prob)"),
-    ("--batch_size", int, f"windows per batch (default {D.batch_size})"),
+    ("--batch_size", int, f"windows per batch, over all processes under torchrun (default {D.batch_size})"),
     ("--accumulation_size", int, f"batches per optimizer update (default {D.accumulation_size})"),
     ("--n_epoch", int, f"epochs (default {D.n_epoch})"),
     ("--cold_steps_count", int, f"first epochs with the encoder frozen, heads only (default {D.cold_steps_count})"),

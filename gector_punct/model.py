@@ -4,7 +4,8 @@
 returns a dict with per-word ``logits_labels`` / ``logits_case`` / ``logits_d`` (batch x words x classes),
 their softmaxes ``probs_labels`` / ``probs_case`` / ``probs_d``, and, when labels are given, ``loss``: the
 sum of the three cross-entropies, each averaged over the words whose label is known (-100 is skipped, so
-an uncased corpus teaches nothing about case). The heads are GECToR's: ``labels`` (punctuation/deletion
+an uncased corpus teaches nothing about case), with its parts ``loss_sums`` / ``loss_counts`` (per head:
+summed cross-entropy, known words) so that distributed training can average over the global batch. The heads are GECToR's: ``labels`` (punctuation/deletion
 edit), ``d_tags`` (detection: CORRECT / INCORRECT), plus ``case_tags`` (case edit) so that a word keeps
 both its case and its punctuation edit.
 
@@ -74,15 +75,17 @@ class Seq2Labels(nn.Module):
             out[f"probs_{name}"] = logits.softmax(-1)
         if labels is not None:
             targets = {"labels": labels, "case": case_labels, "d": d_labels}
-            out["loss"] = sum(self._loss(out[f"logits_{n}"], targets[n], word_mask) for n, _ in HEADS)
+            parts = [self._loss_sum(out[f"logits_{n}"], targets[n], word_mask) for n, _ in HEADS]
+            out["loss_sums"] = torch.stack([total for total, _ in parts])
+            out["loss_counts"] = torch.stack([known for _, known in parts])
+            out["loss"] = (out["loss_sums"] / out["loss_counts"].clamp(min=1)).sum()
         return out
 
-    def _loss(self, logits: torch.Tensor, target: torch.Tensor, word_mask: torch.Tensor) -> torch.Tensor:
+    def _loss_sum(self, logits: torch.Tensor, target: torch.Tensor, word_mask: torch.Tensor):
         target = target.masked_fill(~word_mask, IGNORE)
-        known = (target != IGNORE).sum()
         total = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="sum",
                                 label_smoothing=self.label_smoothing)
-        return total / known.clamp(min=1)
+        return total, (target != IGNORE).sum().to(total.dtype)
 
     # ---- files ------------------------------------------------------------------------------------
 
@@ -167,9 +170,11 @@ class Seq2Labels(nn.Module):
 
     def freeze_encoder(self, frozen: bool, train_layers: int | None = None, freeze_embeddings: bool = False) -> None:
         """Freeze the whole encoder (cold steps), or train only its top ``train_layers`` layers; with
-        ``freeze_embeddings`` the embedding tables stay as pretrained (a compact model then stores none)."""
+        ``freeze_embeddings`` the embedding tables stay as pretrained (a compact model then stores none).
+        The pooler is never trained: no loss reaches it (and DDP requires every trained parameter to get a gradient)."""
         for name, param in self.encoder.named_parameters():
             trainable = not frozen and (train_layers is None or _in_top_layers(name, self.encoder, train_layers))
+            trainable = trainable and not name.startswith("pooler.")  # the tagger never reads the pooled output
             param.requires_grad = trainable and not (freeze_embeddings and name.startswith("embeddings."))
 
 

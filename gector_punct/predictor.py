@@ -11,10 +11,16 @@ Decoding, as in GECToR: ``additional_confidence`` is added to the ``$KEEP`` prob
 a line whose highest detection probability (INCORRECT) is below ``min_error_probability`` is left alone, and
 so is any single edit whose probability is below it. A word that already carries marks at an edge gets no
 further marks there (so punctuated input is not punctuated twice).
+
+``quantize=True`` (CPU only) runs the encoders' linear layers in dynamic int8 (weights int8, activations
+quantised per batch). It is about twice as fast on a CPU but costs the default model 2-3 F1 points, so
+predict.py does not offer it; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize``
+measure both figures.
 """
 from __future__ import annotations
 
 import contextlib
+import warnings
 
 import torch
 
@@ -26,16 +32,21 @@ from .tags import DELETE, KEEP, SENTENCE_END, Tag, apply_case, punct_label, spli
 class Punctuator:
     def __init__(self, models: list[Seq2Labels], min_error_probability: float | None = None,
                  additional_confidence: float | None = None, iteration_count: int = 1, batch_size: int = 32,
-                 max_len: int | None = None, allow_delete: bool = False, device: str | None = None):
+                 max_len: int | None = None, allow_delete: bool = False, device: str | None = None,
+                 quantize: bool = False):
         self.models = models
         first = models[0].config
         self.min_error_probability = first.get("min_error_probability", 0.0) if min_error_probability is None else min_error_probability
         self.additional_confidence = first.get("additional_confidence", 0.0) if additional_confidence is None else additional_confidence
         self.iteration_count, self.batch_size, self.allow_delete = iteration_count, batch_size, allow_delete
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        if quantize and self.device.type != "cpu":
+            raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")
         self.encoders = []
         for model in models:
             model.to(self.device).eval()
+            if quantize:
+                quantize_encoder(model)
             self.encoders.append(TextEncoder(model.tokenizer, max_len or model.config.get("max_len", 256),
                                              model.config.get("pieces_per_token", 5), model.config.get("window_overlap")))
         # The ensemble's label spaces: the union of the models' labels, by name.
@@ -142,6 +153,13 @@ class Punctuator:
                     self.case_names[case_i[k]] if case_p[k] >= threshold else KEEP)) for k, word in zip(range(start, end), words)])
             start = end
         return tags
+
+
+def quantize_encoder(model: Seq2Labels) -> None:
+    """Swap the encoder's ``nn.Linear`` layers for dynamic-int8 ones, in place (the heads stay float)."""
+    with warnings.catch_warnings():  # torch marks its quantised tensor types as deprecated (torchao replaces them)
+        warnings.simplefilter("ignore")
+        model.encoder = torch.ao.quantization.quantize_dynamic(model.encoder, {torch.nn.Linear}, dtype=torch.qint8)
 
 
 def _respect_existing_marks(word: str, tag: Tag) -> Tag:

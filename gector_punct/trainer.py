@@ -9,6 +9,11 @@ Schedule, as in GECToR: the first ``cold_steps_count`` epochs train only the hea
 encoder (or its top ``train_layers`` layers) trains too at ``lr`` with linear warm-up and decay. Each
 optimizer update sums ``accumulation_size`` batches of ``batch_size`` windows. Early stop after
 ``patience`` epochs without a better dev F1. On CUDA the forward runs under bf16 (or fp16 + loss scaling).
+
+Distributed: started by ``torchrun --nproc_per_node N train.py ...`` (``WORLD_SIZE`` > 1), each process
+takes a contiguous 1/N of every batch, so ``batch_size`` stays the *global* batch and N processes follow
+the same trajectory as one process (gradients are averaged over the global batch's words, not per process).
+DistributedDataParallel over gloo on CPU, nccl on GPU; only rank 0 evaluates, writes checkpoints and logs.
 """
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ import time
 from dataclasses import asdict, dataclass, fields
 
 import torch
+import torch.distributed as dist
 from safetensors.torch import load_file, save_file
 from tqdm import tqdm
 
@@ -94,9 +100,18 @@ def score_tags(instances: list[Instance], predicted: list[list]) -> dict:
 class Trainer:
     def __init__(self, options: TrainOptions):
         self.o = options
-        self.device = torch.device(options.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        self.world, self.rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
+        device = options.device or ("cuda" if torch.cuda.is_available() else "cpu")
+        if self.world > 1:
+            if device.startswith("cuda"):
+                device = f"cuda:{os.environ.get('LOCAL_RANK', '0')}"
+                torch.cuda.set_device(device)
+            if not dist.is_initialized():
+                dist.init_process_group("nccl" if device.startswith("cuda") else "gloo")
+        self.device = torch.device(device)
+        self.is_main = self.rank == 0
         random.seed(options.seed)
-        torch.manual_seed(options.seed)
+        torch.manual_seed(options.seed)  # the same initial weights in every process
         reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad)
         self.train_instances = reader.read(options.train_set)
         self.dev_instances = DatasetReader(skip_bad=options.skip_bad).read(options.dev_set)
@@ -128,6 +143,8 @@ class Trainer:
         use_cuda = self.device.type == "cuda"
         self.amp_dtype = (torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16) if use_cuda else None
         self.scaler = torch.amp.GradScaler("cuda") if self.amp_dtype == torch.float16 else None
+        self.ddp = None
+        torch.manual_seed(options.seed * 100 + self.rank)  # dropout differs between processes
 
     # ---- the loop ---------------------------------------------------------------------------------
 
@@ -151,28 +168,36 @@ class Trainer:
         for epoch in range(self.state["epoch"], o.n_epoch):
             cold = epoch < o.cold_steps_count
             self.model.freeze_encoder(cold, o.train_layers, o.freeze_embeddings)
+            if self.world > 1:  # wrapped anew: DDP fixes its set of trained parameters when built
+                self.ddp = torch.nn.parallel.DistributedDataParallel(self.model)
             rng = random.Random(o.seed * 1000 + epoch)  # per-epoch seed: a resumed run sees the same data
             chosen = self.data.sample(rng)
             batches = [chosen[i: i + o.batch_size] for i in range(0, len(chosen), o.batch_size)]
-            batches = batches[: self.batches_per_epoch()]
+            batches = [b for b in batches[: self.batches_per_epoch()] if len(b) >= self.world]
             started, loss_sum, words = time.time(), 0.0, 0
             self.model.train()
             bar = tqdm(batches, desc=f"epoch {epoch + 1}/{o.n_epoch}{' (cold)' if cold else ''}",
-                       disable=not o.progress, leave=False)
+                       disable=not (o.progress and self.is_main), leave=False)
             for k, batch in enumerate(bar):
-                loss = self._step(batch, o.accumulation_size)
+                last_of_update = (k + 1) % o.accumulation_size == 0 or k + 1 == len(batches)
+                loss = self.step(batch, o.accumulation_size, sync=last_of_update)
                 loss_sum += loss
                 words += sum(len(self.data.windows[i].word_starts) for i in batch)
-                if (k + 1) % o.accumulation_size == 0 or k + 1 == len(batches):
-                    self._update(epoch, cold)
+                if last_of_update:
+                    self.update(epoch, cold)
                 bar.set_postfix(loss=f"{loss_sum / (k + 1):.4f}")
-            result = self.evaluate()
-            f1 = selection_f1(result)
+            result = self.evaluate() if self.is_main else {}
+            f1 = self._from_main(selection_f1(result) if self.is_main else 0.0)
             improved = f1 > self.state["best_f1"]
             self.state.update(epoch=epoch + 1, bad_epochs=0 if improved else self.state["bad_epochs"] + 1)
             if improved:
                 self.state["best_f1"] = f1
                 best = result
+            if not self.is_main:
+                if self.state["bad_epochs"] >= o.patience:
+                    break
+                continue
+            if improved:
                 self.model.save(os.path.join(o.model_dir, "best"))
             self._save_last()
             record = {"epoch": epoch + 1, "cold": cold, "train_loss": loss_sum / max(1, len(batches)),
@@ -186,18 +211,37 @@ class Trainer:
             if self.state["bad_epochs"] >= o.patience:
                 print(f"early stop: {o.patience} epochs without a better dev F1", flush=True)
                 break
+        if self.world > 1:
+            dist.barrier()  # the others wait for rank 0's last checkpoint before the run ends
         return best or {}
 
-    def _step(self, batch: list[int], accumulation: int) -> float:
-        batcher = WindowedBatcher(self.data.windows, len(batch), pad_id=self.pad_id, labels=self.data.labels, sort=False)
-        tensors = {k: v.to(self.device, non_blocking=True) for k, v in batcher.collate(batch).items()}
+    def step(self, batch: list[int], accumulation: int, sync: bool = True) -> float:
+        """Forward + backward of this process's share of ``batch``; returns the (share of the) loss."""
+        share = batch[self.rank * len(batch) // self.world: (self.rank + 1) * len(batch) // self.world]
+        batcher = WindowedBatcher(self.data.windows, len(share), pad_id=self.pad_id, labels=self.data.labels, sort=False)
+        tensors = {k: v.to(self.device, non_blocking=True) for k, v in batcher.collate(share).items()}
         autocast = torch.autocast("cuda", dtype=self.amp_dtype) if self.amp_dtype else contextlib.nullcontext()
-        with autocast:
-            loss = self.model(**tensors)["loss"] / accumulation
-        (self.scaler.scale(loss) if self.scaler else loss).backward()
+        no_sync = self.ddp.no_sync() if self.ddp is not None and not sync else contextlib.nullcontext()
+        with no_sync:
+            with autocast:
+                out = (self.ddp or self.model)(**tensors)
+            counts = out["loss_counts"].detach()
+            if self.world > 1:  # each head's mean over the global batch's words; DDP then averages over processes
+                dist.all_reduce(counts)
+            loss = (out["loss_sums"] / counts.clamp(min=1)).sum() * self.world / accumulation
+            (self.scaler.scale(loss) if self.scaler else loss).backward()
         return loss.item() * accumulation
 
-    def _update(self, epoch: int, cold: bool) -> None:
+    def _from_main(self, value: float) -> float:
+        """Rank 0's value in every process (the dev F1 that decides checkpoints and early stopping)."""
+        if self.world == 1:
+            return value
+        tensor = torch.tensor([value], dtype=torch.float64, device=self.device)
+        dist.broadcast(tensor, 0)
+        return float(tensor.item())
+
+    def update(self, epoch: int, cold: bool) -> None:
+        """One optimizer update from the accumulated gradients, at the schedule's learning rate."""
         if not cold:
             self.state["step"] += 1
         for group in self.optimizer.param_groups:
@@ -243,4 +287,8 @@ class Trainer:
 
 def train(options: TrainOptions) -> dict:
     os.makedirs(options.model_dir, exist_ok=True)
-    return Trainer(options).train()
+    try:
+        return Trainer(options).train()
+    finally:
+        if dist.is_initialized():
+            dist.destroy_process_group()

@@ -162,3 +162,18 @@ def test_special_tokens_fix_adds_start_token(encoder_name, tmp_path):
     loaded = Seq2Labels.load(str(tmp_path / "m"))
     assert loaded.tokenizer.convert_tokens_to_ids(START_TOKEN) == start
     assert Punctuator([loaded], device="cpu").predict(["hello world"]) == Punctuator([model], device="cpu").predict(["hello world"])
+
+
+def test_int8_quantized_encoder_keeps_the_task(trained_tiny, learnable_data):
+    plain = Punctuator.load(trained_tiny["dir"], device="cpu")
+    quantized = Punctuator.load(trained_tiny["dir"], device="cpu", quantize=True)
+    layers = [type(m) for m in quantized.models[0].encoder.modules()]
+    assert torch.nn.Linear not in layers and torch.ao.nn.quantized.dynamic.Linear in layers  # all swapped for int8
+    lines = [s for s, _ in learnable_data["dev_pairs"]]
+    out = quantized.predict(lines)
+    assert len(out) == len(lines)
+    f1_plain = dev_f1(plain, learnable_data["dev_pairs"])["punct"]["overall"]["f1"]
+    f1_int8 = dev_f1(quantized, learnable_data["dev_pairs"])["punct"]["overall"]["f1"]
+    assert f1_int8 > f1_plain - 5
+    with pytest.raises(ValueError):
+        Punctuator.load(trained_tiny["dir"], device="meta", quantize=True)

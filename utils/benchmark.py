@@ -7,12 +7,17 @@ exactly the same subword windows at the same batch size (the floor no tagger can
 
 The generated input is ASR-like text of mixed lengths (words drawn from the examples, lines of 5 to 120
 words) plus one very long line, so both batching and windowing are exercised.
+
+``--streaming`` also runs ``predict.py`` itself on generated files of 10,000 and 1,000,000 words and prints
+each run's peak RSS (of that process alone) and their ratio: streaming keeps memory flat in the input size.
 """
 import argparse
 import os
 import random
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -48,6 +53,10 @@ def main(argv=None) -> int:
     p.add_argument("--max_len", type=int, default=None, help="subwords per window (default: the model's)")
     p.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's choice)")
     p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
+    p.add_argument("--quantize", action="store_true",
+                   help="measure the dynamic-int8 encoder (CPU; not offered by predict.py: it costs 2+ F1 points)")
+    p.add_argument("--streaming", action="store_true",
+                   help="also measure predict.py's peak RSS on 10,000- and 1,000,000-word files (a few minutes)")
     args = p.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -57,7 +66,8 @@ def main(argv=None) -> int:
     else:
         lines = generated_lines(args.lines, args.long_words, 1)
     n_words = sum(len(line.split()) for line in lines)
-    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, max_len=args.max_len, device=args.device)
+    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, max_len=args.max_len, device=args.device,
+                                 quantize=args.quantize)
     punctuator.predict(lines[:50])  # warm-up
 
     started = time.perf_counter()
@@ -88,7 +98,37 @@ def main(argv=None) -> int:
     print(f"bare encoder floor: {n_words / bare:,.0f} words/s ({bare:.1f} s)")
     print(f"ratio end-to-end / floor: {bare / end_to_end:.2f}")
     print(f"peak RSS: {rss_mb:,.0f} MB")
+    if args.streaming and not args.quantize:
+        streaming_rss(args)
     return 0
+
+
+def streaming_rss(args) -> None:
+    """Peak RSS of predict.py on a small and a 100x larger file of the same kind of lines."""
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n_words in (10_000, 1_000_000):
+            path = os.path.join(tmp, f"{n_words}.txt")
+            written, seed = 0, 0
+            with open(path, "w", encoding="utf-8") as f:
+                while written < n_words:
+                    seed += 1
+                    for line in generated_lines(1000, 0, seed):
+                        f.write(line + "\n")
+                        written += len(line.split())
+            command = [sys.executable, os.path.join(ROOT, "predict.py"), "--input_file", path, "--output_file",
+                       os.path.join(tmp, "out.txt"), "--model_path", args.model_path, "--batch_size", str(args.batch_size)]
+            command += ["--device", args.device] if args.device else []
+            started = time.perf_counter()
+            child = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+            _, status, usage = os.wait4(child.pid, 0)  # this child's own resource usage
+            seconds = time.perf_counter() - started
+            if status != 0:
+                raise SystemExit(f"predict.py failed on {path} (status {status})")
+            results[n_words] = usage.ru_maxrss / 1024
+            print(f"predict.py on {written:,} words: {written / seconds:,.0f} words/s incl. start-up, "
+                  f"peak RSS {results[n_words]:,.0f} MB")
+    print(f"peak RSS ratio 1,000,000 / 10,000 words: {results[1_000_000] / results[10_000]:.2f}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,116 @@
+#!/usr/bin/env python
+"""Measure training throughput: subword tokens/s of the training loop's step (collate, forward, loss,
+backward, clipping, optimizer update) against the bare encoder forward + backward pass over exactly the
+same batches, already collated (the floor: what the encoder alone costs).
+
+    python utils/benchmark_training.py                         # MiniLM-L6, the examples as training data
+    python utils/benchmark_training.py --train_set train.tagged --batches 30 --batch_size 32 --max_len 128
+
+Data comes pre-tokenised (``DatasetReader.encode`` runs once before the loop, as in train.py), so the loop's
+only data work per step is collating a batch of windows.
+"""
+import argparse
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import torch  # noqa: E402
+
+from gector_punct.encoding import DEFAULT_ENCODER, WindowedBatcher  # noqa: E402
+from gector_punct.preprocess import preprocess_files  # noqa: E402
+from gector_punct.tags import make_source  # noqa: E402
+from gector_punct.trainer import Trainer, TrainOptions  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def example_tagged(directory: str) -> str:
+    """The repository's example targets, as lower-case sources + tags, three times over."""
+    with open(os.path.join(ROOT, "examples", "train.tgt"), encoding="utf-8") as f:
+        targets = [line.strip() for line in f if line.strip()] * 3
+    src, tgt = os.path.join(directory, "bench.src"), os.path.join(directory, "bench.tgt")
+    with open(src, "w", encoding="utf-8") as f:
+        f.writelines(make_source(t) + "\n" for t in targets)
+    with open(tgt, "w", encoding="utf-8") as f:
+        f.writelines(t + "\n" for t in targets)
+    lines, _ = preprocess_files(src, tgt)
+    path = os.path.join(directory, "bench.tagged")
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(line + "\n" for line in lines)
+    return path
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--train_set", default=None, help="preprocessed training file (default: the examples, tagged)")
+    p.add_argument("--transformer_model", default=DEFAULT_ENCODER, help=f"encoder (default {DEFAULT_ENCODER})")
+    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
+    p.add_argument("--max_len", type=int, default=128, help="subwords per window (default 128)")
+    p.add_argument("--batches", type=int, default=20, help="timed batches per measurement (default 20)")
+    p.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's choice)")
+    p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
+    args = p.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    with tempfile.TemporaryDirectory() as tmp:
+        train_set = args.train_set or example_tagged(tmp)
+        trainer = Trainer(TrainOptions(train_set=train_set, dev_set=train_set, model_dir=tmp, n_epoch=1,
+                                       transformer_model=args.transformer_model, batch_size=args.batch_size,
+                                       max_len=args.max_len, progress=False, device=args.device))
+    chosen = trainer.data.sample(random.Random(0))
+    batches = [chosen[i: i + args.batch_size] for i in range(0, len(chosen), args.batch_size)]
+    batches = [b for b in batches if len(b) == args.batch_size][: args.batches + 2]
+    if len(batches) < 3:
+        p.error("too little training data for the requested batch size")
+    warm, timed = batches[:2], batches[2:]
+    tokens = sum(len(trainer.data.windows[i].input_ids) for b in timed for i in b)
+    sync = torch.cuda.synchronize if trainer.device.type == "cuda" else (lambda: None)
+
+    trainer.model.train()
+    trainer.model.freeze_encoder(False)
+    for batch in warm:
+        trainer.step(batch, 1)
+        trainer.update(0, False)
+    sync()
+    started = time.perf_counter()
+    for batch in timed:
+        trainer.step(batch, 1)
+        trainer.update(0, False)
+    sync()
+    loop = time.perf_counter() - started
+
+    encoder = trainer.model.encoder
+    batcher = WindowedBatcher(trainer.data.windows, args.batch_size, pad_id=trainer.pad_id, sort=False)
+    collated = [{k: v.to(trainer.device) for k, v in batcher.collate(b).items()} for b in warm + timed]
+    autocast = torch.autocast("cuda", dtype=trainer.amp_dtype) if trainer.amp_dtype else torch.autocast("cpu", enabled=False)
+
+    def bare(batch):
+        with autocast:
+            hidden = encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
+        hidden.float().square().mean().backward()
+        encoder.zero_grad(set_to_none=True)
+
+    for batch in collated[:2]:
+        bare(batch)
+    sync()
+    started = time.perf_counter()
+    for batch in collated[2:]:
+        bare(batch)
+    sync()
+    floor = time.perf_counter() - started
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"device: {trainer.device}, torch threads: {torch.get_num_threads()}, encoder: {args.transformer_model}")
+    print(f"{len(timed)} batches of {args.batch_size} windows (max_len {args.max_len}), {tokens} subword tokens")
+    print(f"training loop: {tokens / loop:,.0f} tokens/s ({loop:.1f} s)")
+    print(f"bare encoder forward+backward: {tokens / floor:,.0f} tokens/s ({floor:.1f} s)")
+    print(f"ratio loop / floor: {floor / loop:.2f}")
+    print(f"peak RSS: {rss_mb:,.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
