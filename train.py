@@ -4,6 +4,10 @@
     python train.py --train_set train.tagged --dev_set dev.tagged --model_dir models/run1
     python train.py --config configs/tiny.json --model_dir models/tiny     # flags override the preset
     torchrun --nproc_per_node 2 train.py --config ...   # N processes (DDP); --batch_size stays the global batch
+
+Audio (UniPunc): train/dev files with FILE.audio beside them (preprocess_data.py -a) or UniPunc .jsonl files,
+plus --acoustic settings (configs/audio_en.json), train one model on text with and without audio
+(utils/build_audio_model.sh).
 """
 import argparse
 import json
@@ -43,6 +47,10 @@ FLAGS = [
     ("--resume", int, "1: continue from model_dir/last if it exists"),
     ("--skip_bad", int, "1: skip (and count) malformed lines instead of stopping"),
     ("--device", str, "cpu, cuda, cuda:1 ... (default: cuda when available)"),
+    ("--init_model", str, "start from this trained model folder (e.g. models/default_en): its vocabulary, encoder and heads"),
+    ("--acoustic", json.loads, "UniPunc audio model: JSON of acoustic settings, e.g. '{\"extractor\": \"fbank\"}' "
+                               "(keys and defaults: gector_punct/acoustic.py DEFAULTS; default: a text-only model)"),
+    ("--audio_cache", str, "folder for cached acoustic features, reused by later epochs and runs (default: in memory)"),
     ("--progress", int, "1: show progress bars (default 1)"),
 ]
 

@@ -14,6 +14,12 @@ both its case and its punctuation edit.
 or ``lowrank``) stores only what training changed; the rest loads from the pretrained ``transformer_model``;
 ``store_dtype: float16`` in the config stores them at half size (loading casts back to float32), and
 ``save(dir, lowrank=r)`` stores each fine-tuned encoder matrix as a rank-r delta over the pretrained one.
+
+UniPunc (audio): a config with ``acoustic`` settings (see ``acoustic.DEFAULTS``; ``add_acoustic`` adds them
+to a text model) puts an acoustic assistant and a coordinate bootstrapper between the encoder and the heads.
+``forward`` then also takes ``acoustic`` / ``acoustic_lengths`` / ``has_audio`` / ``text_positions`` (from
+``audio_data.AudioLines.batch``); a window with no audio gets the virtual embedding. A frozen pretrained
+speech encoder is never stored: it loads from its folder (``extractor_model``) like the text encoder.
 """
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ import torch.nn.functional as F
 from safetensors.torch import load_file, save_file
 from torch import nn
 
+from .acoustic import AcousticAssistant, settings_of
+from .bootstrapper import CoordinateBootstrapper
 from .encoding import load_tokenizer, quiet_transformers, resolve_encoder
 from .io import atomic_write, replace_dir
 from .vocabulary import IGNORE, Vocabulary
@@ -45,6 +53,25 @@ class Seq2Labels(nn.Module):
         self.heads = nn.ModuleDict({name: nn.Linear(hidden, vocab.size(ns)) for name, ns in HEADS})
         self.label_smoothing = self.config.get("label_smoothing", 0.0)
         self.stored_keys: set[str] | None = None  # None: store everything
+        self.acoustic = self.bootstrapper = None
+        if self.config.get("acoustic"):
+            self.add_acoustic(self.config["acoustic"])
+
+    def add_acoustic(self, settings: dict) -> None:
+        """Make this a UniPunc tagger. The new bootstrapper starts as the identity (zero output projections),
+        so until it is trained the tagger predicts exactly as the text model it was added to."""
+        s = settings_of(settings)
+        self.config["acoustic"] = dict(settings)
+        self.acoustic = AcousticAssistant(s)
+        self.bootstrapper = CoordinateBootstrapper(self.encoder.config.hidden_size, s["dim"], s["layers"], s["heads"],
+                                                   s["attention_dim"], s["dropout"], s["positions"])
+        if self.stored_keys is not None:
+            self.stored_keys |= {k for k in self.state_dict() if k.startswith(("acoustic.", "bootstrapper."))}
+
+    def _external(self, key: str) -> bool:
+        """A frozen pretrained speech encoder's weight: loaded from its own folder, never stored."""
+        return (key.startswith("acoustic.extractor.") and self.acoustic is not None and self.acoustic.frozen
+                and not self.acoustic.settings["extractor_config"])
 
     @classmethod
     def create(cls, transformer_model: str, vocab: Vocabulary, special_tokens_fix: int = 0,
@@ -64,8 +91,17 @@ class Seq2Labels(nn.Module):
         return cls(encoder, vocab, tokenizer, config)
 
     def forward(self, input_ids, attention_mask, word_starts, word_mask, labels=None, case_labels=None,
-                d_labels=None) -> dict[str, torch.Tensor]:
+                d_labels=None, acoustic=None, acoustic_lengths=None, has_audio=None,
+                text_positions=None) -> dict[str, torch.Tensor]:
         hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        if self.bootstrapper is not None:
+            if text_positions is None:
+                raise ValueError("an audio model needs text_positions (gector_punct.audio_data.AudioLines.batch)")
+            if has_audio is None:
+                has_audio = torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
+            memory, memory_mask, memory_positions = self.acoustic(acoustic, acoustic_lengths, has_audio)
+            hidden = self.bootstrapper(hidden, attention_mask.bool(), memory, memory_mask, text_positions.to(hidden.dtype),
+                                       memory_positions)
         index = word_starts.unsqueeze(-1).expand(-1, -1, hidden.size(-1))
         words = self.dropout(hidden.gather(1, index))
         out: dict[str, torch.Tensor] = {}
@@ -101,6 +137,7 @@ class Seq2Labels(nn.Module):
             state = self._lowrank_state(lowrank)
         else:
             state = {k: v for k, v in self.state_dict().items() if self.stored_keys is None or k in self.stored_keys}
+        state = {k: v for k, v in state.items() if not self._external(k)}
         state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous() for k, v in state.items()}
         save_file(state, os.path.join(tmp, "model.safetensors"))
         config = dict(self.config, format=FORMAT, encoder_config=self.encoder.config.to_dict(),
@@ -142,6 +179,7 @@ class Seq2Labels(nn.Module):
             delta = state.pop(key).float() @ state.pop(name + LOWRANK_B).float()
             state[name] = own[name] + delta
         missing, unexpected = model.load_state_dict(state, strict=False)
+        missing = [k for k in missing if not model._external(k)]
         if unexpected or (missing and not partial):
             raise ValueError(f"{directory}: weights do not match the model (missing {missing[:5]}, "
                              f"unexpected {unexpected[:5]})")

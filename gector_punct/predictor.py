@@ -12,6 +12,15 @@ a line whose highest detection probability (INCORRECT) is below ``min_error_prob
 so is any single edit whose probability is below it. A word that already carries marks at an edge gets no
 further marks there (so punctuated input is not punctuated twice).
 
+Audio (UniPunc models): ``predict(lines, audio)`` / ``predict_tags(word_lines, audio)`` take one audio per
+line (an ``AudioSpec``, a ``path`` or ``path:offset:frames`` string, or None); a line without audio, and
+every line given to a text-only model, is predicted from its words alone. ``audio_cache`` keeps extracted
+features on disk; ``skip_bad_audio`` predicts a line whose audio is missing or unreadable without it
+(else ``AudioError``).
+
+``onnx_files`` (one per model, see ``onnx_backend``) runs the forward passes with onnxruntime instead of
+PyTorch (CPU); everything else is the same code.
+
 ``quantize=True`` (CPU only) runs the encoders' linear layers in dynamic int8 (weights int8, activations
 quantised per batch). It is about twice as fast on a CPU but costs the default model 2-3 F1 points, so
 predict.py does not offer it; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize``
@@ -24,8 +33,12 @@ import warnings
 
 import torch
 
+from .audio import AudioSpec, parse_spec
+from .audio_data import AudioLines
+from .bootstrapper import text_fractions
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
+from .onnx_backend import OnnxTagger, onnx_file
 from .tags import DELETE, KEEP, SENTENCE_END, Tag, apply_case, punct_label, split_edges
 
 
@@ -33,8 +46,9 @@ class Punctuator:
     def __init__(self, models: list[Seq2Labels], min_error_probability: float | None = None,
                  additional_confidence: float | None = None, iteration_count: int = 1, batch_size: int = 32,
                  max_len: int | None = None, allow_delete: bool = False, device: str | None = None,
-                 quantize: bool = False):
+                 quantize: bool = False, onnx_files: list[str] | None = None, audio_cache: str | None = None, skip_bad_audio: bool = False):
         self.models = models
+        self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         first = models[0].config
         self.min_error_probability = first.get("min_error_probability", 0.0) if min_error_probability is None else min_error_probability
         self.additional_confidence = first.get("additional_confidence", 0.0) if additional_confidence is None else additional_confidence
@@ -42,6 +56,9 @@ class Punctuator:
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         if quantize and self.device.type != "cpu":
             raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")
+        if onnx_files and (len(onnx_files) != len(models) or any(m.config.get("acoustic") for m in models)):
+            raise ValueError("ONNX needs one exported graph per model, and text-only models")
+        self.runners = [OnnxTagger(f) for f in onnx_files] if onnx_files else list(models)
         self.encoders = []
         for model in models:
             model.to(self.device).eval()
@@ -54,18 +71,21 @@ class Punctuator:
         self.case_names = _union(m.vocab.tokens("case_tags") for m in models)
 
     @classmethod
-    def load(cls, paths: str | list[str], vocab_path: str | None = None, **options) -> "Punctuator":
+    def load(cls, paths: str | list[str], vocab_path: str | None = None, onnx: bool = False, **options) -> "Punctuator":
+        """Models from their folders; ``onnx``: run each folder's exported ``model.onnx`` (onnxruntime)."""
         paths = [paths] if isinstance(paths, str) else list(paths)
+        if onnx:
+            options["onnx_files"] = [onnx_file(p) for p in paths]
         return cls([Seq2Labels.load(p, vocab_path) for p in paths], **options)
 
-    def predict(self, lines: list[str]) -> list[str]:
+    def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
         word_lines = [line.split() for line in lines]
         results = list(lines)
         todo = [i for i, words in enumerate(word_lines) if words]
         for _ in range(self.iteration_count):
             if not todo:
                 break
-            tags = self.predict_tags([word_lines[i] for i in todo])
+            tags = self.predict_tags([word_lines[i] for i in todo], [audio[i] for i in todo] if audio else None)
             changed = []
             for i, line_tags in zip(todo, tags):
                 new_words = [t.prepend + apply_case(w, t.case) + t.append
@@ -79,35 +99,43 @@ class Punctuator:
                 results[i] = " ".join(words)
         return results
 
-    def predict_tags(self, word_lines: list[list[str]]) -> list[list[Tag]]:
-        return self.decode(word_lines, self.probabilities(word_lines))
+    def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None) -> list[list[Tag]]:
+        return self.decode(word_lines, self.probabilities(word_lines, audio))
 
     @torch.inference_mode()
-    def probabilities(self, word_lines: list[list[str]]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None
+                      ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """The ensemble's (labels, case, detection) probabilities of every word of every line, the lines'
         words one after the other (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``)."""
         offsets = [0]
         for words in word_lines:
             offsets.append(offsets[-1] + len(words))
         total = None
-        for model, encoder in zip(self.models, self.encoders):
-            probs = self._model_probabilities(model, encoder, word_lines, offsets)
+        for model, encoder, runner in zip(self.models, self.encoders, self.runners):
+            probs = self._model_probabilities(model, encoder, word_lines, offsets, audio, runner)
             total = probs if total is None else tuple(a + b for a, b in zip(total, probs))
         return tuple(x / len(self.models) for x in total)
 
     def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]],
-                             offsets: list[int]):
+                             offsets: list[int], audio=None, runner=None):
         label_map = torch.tensor([self.label_names.index(t) for t in model.vocab.tokens("labels")])
         case_map = torch.tensor([self.case_names.index(t) for t in model.vocab.tokens("case_tags")])
         n = offsets[-1]
         out = (torch.zeros(n, len(self.label_names)), torch.zeros(n, len(self.case_names)), torch.zeros(n, 2))
         windows = encoder.encode_lines(word_lines)
         batcher = WindowedBatcher(windows, self.batch_size, pad_id=model.tokenizer.pad_token_id or 0)
+        sound = fractions = None
+        if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
+            specs = [parse_spec(a) if isinstance(a, str) else a for a in (audio or [None] * len(word_lines))]
+            sound = AudioLines(model.acoustic, specs, cache_dir=self.audio_cache, skip_bad=self.skip_bad_audio)
+            fractions = [text_fractions(words) for words in word_lines]
         for indices, batch in batcher:
             width = batch["word_starts"].shape[1]
+            if sound is not None:
+                batch.update(sound.batch(windows, indices, fractions))
             batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
             with self._autocast():
-                result = model(**batch)
+                result = (runner or model)(**batch)
             rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
             for row, index in enumerate(indices):
                 w = windows[index]

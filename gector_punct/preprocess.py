@@ -5,6 +5,8 @@ read line by line in step; a pair whose words do not correspond, or files of dif
 ``InputError`` naming the files and the line (with ``skip_bad`` a bad pair is skipped and counted in
 ``stats["skipped"]``). A pair of empty lines is passed over. ``case="auto"`` treats a target without a
 upper-case letter in at least 1 of 200 words as an uncased corpus: its case tags become ``$CASE_UNKNOWN``.
+With ``line_numbers=True``, ``stats["line_numbers"]`` lists the input line of each written line (so that a
+parallel audio list can follow).
 """
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from .io import InputError, read_all_lines
 from .tags import AlignmentError, format_tagged, looks_cased, tags_from_pair
 
 
-def preprocess_files(source_path: str, target_path: str, case: str = "auto", skip_bad: bool = False):
+def preprocess_files(source_path: str, target_path: str, case: str = "auto", skip_bad: bool = False,
+                     line_numbers: bool = False):
     sources = read_all_lines(source_path)
     targets = read_all_lines(target_path)
     if len(sources) != len(targets):
@@ -22,6 +25,7 @@ def preprocess_files(source_path: str, target_path: str, case: str = "auto", ski
                          "the files must be parallel, one text per line")
     cased = looks_cased(targets) if case == "auto" else case == "cased"
     out, stats = [], {"lines": len(sources), "written": 0, "skipped": 0, "empty": 0, "cased": cased}
+    numbers = []
     for number, (source, target) in enumerate(zip_longest(sources, targets), start=1):
         words = source.split()
         if not words and not target.strip():
@@ -38,4 +42,7 @@ def preprocess_files(source_path: str, target_path: str, case: str = "auto", ski
             raise InputError(f"{source_path}:{number} / {target_path}:{number}: {err}") from None
         out.append(format_tagged(words, tags))
         stats["written"] += 1
+        numbers.append(number)
+    if line_numbers:
+        stats["line_numbers"] = numbers
     return out, stats

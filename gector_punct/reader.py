@@ -9,15 +9,22 @@ one line per text; errors name the file and line). ``DatasetReader.encode(instan
 * with ``targets=True`` the reader also makes, from each instance, its already-restored *target* with all
   tags ``$KEEP`` (case unknown where the corpus has none), also kept with probability ``tn_prob``: this is
   how the model learns to leave restored text alone.
+
+Audio (UniPunc): a tagged file ``X`` with a file ``X.audio`` beside it (written by ``preprocess_data.py -a``;
+line i: the audio of line i, or empty) gives each instance its ``audio``; so does a ``.jsonl`` file of
+UniPunc-style records ``{"audio": path | "path:offset:frames" | null, "tgt_text": "..."}``, read directly
+(the source is ``make_source(tgt_text)``). ``origin`` (``file:line``) names the line in audio errors.
 """
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass
 
+from .audio import AudioSpec, read_audio_list, read_jsonl
 from .encoding import TextEncoder, Window
 from .io import InputError, read_lines
-from .tags import CASE_UNKNOWN, KEEP, Tag, apply_case, parse_tagged
+from .tags import CASE_UNKNOWN, KEEP, AlignmentError, Tag, apply_case, looks_cased, make_source, parse_tagged, tags_from_pair
 from .vocabulary import Vocabulary
 
 
@@ -25,6 +32,8 @@ from .vocabulary import Vocabulary
 class Instance:
     words: list[str]
     tags: list[Tag]
+    audio: AudioSpec | None = None
+    origin: str = ""
 
     @property
     def all_keep(self) -> bool:
@@ -38,7 +47,7 @@ class Instance:
                 continue
             words.append(tag.prepend + apply_case(word, tag.case) + tag.append)
             tags.append(Tag(KEEP, CASE_UNKNOWN if tag.case == CASE_UNKNOWN else KEEP))
-        return Instance(words, tags)
+        return Instance(words, tags, self.audio, self.origin)  # the same speech, written out
 
 
 @dataclass
@@ -64,7 +73,10 @@ class DatasetReader:
         self.skipped = 0
 
     def read(self, path: str) -> list[Instance]:
+        if path.endswith(".jsonl"):
+            return self.read_jsonl(path)
         instances = []
+        numbers = []
         for number, line in read_lines(path):
             if not line.strip():
                 continue
@@ -75,9 +87,38 @@ class DatasetReader:
                     self.skipped += 1
                     continue
                 raise InputError(f"{path}:{number}: {err}") from None
-            instances.append(Instance(words, tags))
+            instances.append(Instance(words, tags, origin=f"{path}:{number}"))
+            numbers.append(number)
         if not instances:
             raise InputError(f"{path}: no instances (empty file?)")
+        if os.path.exists(path + ".audio"):
+            specs = read_audio_list(path + ".audio")
+            if len(specs) < max(numbers):
+                raise InputError(f"{path}.audio has {len(specs)} lines but {path} has {max(numbers)}: one audio "
+                                 "line per text line (an empty line for none)")
+            for instance, number in zip(instances, numbers):
+                instance.audio = specs[number - 1]
+                instance.origin = f"{path}.audio:{number}"
+        return instances
+
+    def read_jsonl(self, path: str) -> list[Instance]:
+        records = read_jsonl(path)
+        cased = looks_cased([text for _, text, _ in records])
+        instances = []
+        for audio, text, number in records:
+            words = make_source(text).split()
+            try:
+                if not words:
+                    raise AlignmentError("no words")
+                tags = tags_from_pair(words, text, cased)
+            except AlignmentError as err:
+                if self.skip_bad:
+                    self.skipped += 1
+                    continue
+                raise InputError(f"{path}:{number}: {err}") from None
+            instances.append(Instance(words, tags, audio, f"{path}:{number}"))
+        if not instances:
+            raise InputError(f"{path}: no instances")
         return instances
 
     def encode(self, instances: list[Instance], text_encoder: TextEncoder, vocab: Vocabulary) -> EncodedData:

@@ -14,6 +14,12 @@ Distributed: started by ``torchrun --nproc_per_node N train.py ...`` (``WORLD_SI
 takes a contiguous 1/N of every batch, so ``batch_size`` stays the *global* batch and N processes follow
 the same trajectory as one process (gradients are averaged over the global batch's words, not per process).
 DistributedDataParallel over gloo on CPU, nccl on GPU; only rank 0 evaluates, writes checkpoints and logs.
+
+Audio (UniPunc): ``acoustic`` settings make an audio model (``init_model`` adds them to a trained text model,
+e.g. models/default_en with ``train_layers 0``: only the acoustic parts, the bootstrapper and the heads
+train). Instances with audio (see ``reader``) are read and, with a frozen extractor, their features
+extracted once before the first epoch (to ``audio_cache`` on disk, or kept in memory); batches mix samples
+with and without audio. ``metrics.jsonl`` records ``train_samples_per_s`` and ``audio_extracted``.
 """
 from __future__ import annotations
 
@@ -29,6 +35,8 @@ import torch.distributed as dist
 from safetensors.torch import load_file, save_file
 from tqdm import tqdm
 
+from .audio_data import AudioLines
+from .bootstrapper import text_fractions
 from .encoding import DEFAULT_ENCODER, TextEncoder, WindowedBatcher
 from .io import atomic_write
 from .metrics import labels_from_words, score, selection_f1
@@ -73,6 +81,9 @@ class TrainOptions:
     skip_bad: bool = False
     device: str | None = None
     progress: bool = True
+    acoustic: dict | None = None  # UniPunc settings (acoustic.DEFAULTS): an audio model
+    init_model: str = ""  # start from this trained model folder (its vocabulary, encoder and heads)
+    audio_cache: str = ""  # folder of cached acoustic features ("": in memory)
 
     @classmethod
     def field_names(cls) -> set[str]:
@@ -83,9 +94,11 @@ def _written(instance: Instance, tags) -> list[str]:
     return [t.prepend + apply_case(w, t.case) + t.append for w, t in zip(instance.words, tags)]
 
 
-def evaluate_instances(punctuator: Punctuator, instances: list[Instance]) -> dict:
-    """Dev metrics: predict tags for the source words and score them against the gold tags."""
-    return score_tags(instances, punctuator.predict_tags([i.words for i in instances]))
+def evaluate_instances(punctuator: Punctuator, instances: list[Instance], use_audio: bool = True) -> dict:
+    """Dev metrics: predict tags for the source words (with their audio, if any) and score them against the
+    gold tags."""
+    audio = [i.audio for i in instances] if use_audio and any(i.audio for i in instances) else None
+    return score_tags(instances, punctuator.predict_tags([i.words for i in instances], audio))
 
 
 def score_tags(instances: list[Instance], predicted: list[list]) -> dict:
@@ -121,20 +134,36 @@ class Trainer:
             self.model = Seq2Labels.load(self.last_dir)
             with open(os.path.join(self.last_dir, "trainer_state.json"), encoding="utf-8") as f:
                 self.state = json.load(f)
+        elif options.init_model:
+            self.model = Seq2Labels.load(options.init_model)
+            if options.acoustic and self.model.acoustic is None:
+                self.model.add_acoustic(options.acoustic)
         else:
             vocab = Vocabulary.from_tags((i.tags for i in self.train_instances), options.min_count)
             config = {k: getattr(options, k) for k in ("max_len", "pieces_per_token", "window_overlap", "dropout",
                                                           "label_smoothing", "store_dtype")}
+            if options.acoustic:
+                config["acoustic"] = options.acoustic
             self.model = Seq2Labels.create(options.transformer_model, vocab, options.special_tokens_fix,
                                            options.encoder_config, **config)
         self.model.to(self.device)
         if options.train_layers is not None:
             self.model.freeze_encoder(False, options.train_layers, options.freeze_embeddings)
-            self.model.stored_keys = {k for k, p in self.model.named_parameters() if p.requires_grad}
+            before = self.model.stored_keys if options.init_model else set()
+            trained = {k for k, p in self.model.named_parameters() if p.requires_grad}
+            # Started from a trained model: what it stored (its fine-tuned encoder) must be stored again.
+            self.model.stored_keys = None if before is None else before | trained
             if options.special_tokens_fix:
                 self.model.stored_keys.add("encoder.embeddings.word_embeddings.weight")
         text_encoder = TextEncoder(self.model.tokenizer, options.max_len, options.pieces_per_token, options.window_overlap)
         self.data = reader.encode(self.train_instances, text_encoder, self.model.vocab)
+        self.audio = self.fractions = None
+        if self.model.acoustic is not None:  # line i of the encoded data: instance i, then the restored copies
+            lines = self.train_instances + ([i.restored() for i in self.train_instances] if options.targets else [])
+            self.audio = AudioLines(self.model.acoustic, [i.audio for i in lines], [i.origin for i in lines],
+                                    options.audio_cache or None, options.skip_bad)
+            self.fractions = [text_fractions(i.words) for i in lines]
+            self.audio.prepare(range(len(lines)))  # bad audio fails here, before any training
         self.pad_id = self.model.tokenizer.pad_token_id or 0
         params = [p for p in self.model.parameters()]
         self.optimizer = torch.optim.AdamW(params, lr=options.lr, weight_decay=options.weight_decay)
@@ -169,12 +198,15 @@ class Trainer:
             cold = epoch < o.cold_steps_count
             self.model.freeze_encoder(cold, o.train_layers, o.freeze_embeddings)
             if self.world > 1:  # wrapped anew: DDP fixes its set of trained parameters when built
-                self.ddp = torch.nn.parallel.DistributedDataParallel(self.model)
+                # A batch share with no audio leaves the down-sampler without a gradient.
+                self.ddp = torch.nn.parallel.DistributedDataParallel(
+                    self.model, find_unused_parameters=self.model.acoustic is not None)
             rng = random.Random(o.seed * 1000 + epoch)  # per-epoch seed: a resumed run sees the same data
             chosen = self.data.sample(rng)
             batches = [chosen[i: i + o.batch_size] for i in range(0, len(chosen), o.batch_size)]
             batches = [b for b in batches[: self.batches_per_epoch()] if len(b) >= self.world]
             started, loss_sum, words = time.time(), 0.0, 0
+            extracted = self.audio.computed if self.audio else 0
             self.model.train()
             bar = tqdm(batches, desc=f"epoch {epoch + 1}/{o.n_epoch}{' (cold)' if cold else ''}",
                        disable=not (o.progress and self.is_main), leave=False)
@@ -202,7 +234,9 @@ class Trainer:
             self._save_last()
             record = {"epoch": epoch + 1, "cold": cold, "train_loss": loss_sum / max(1, len(batches)),
                       "selection_f1": f1, "best": improved, "seconds": time.time() - started,
-                      "train_words_per_s": words / max(1e-9, time.time() - started), "dev": result}
+                      "train_words_per_s": words / max(1e-9, time.time() - started),
+                      "train_samples_per_s": sum(map(len, batches)) / max(1e-9, time.time() - started),
+                      "audio_extracted": (self.audio.computed - extracted) if self.audio else 0, "dev": result}
             with open(os.path.join(o.model_dir, "metrics.jsonl"), "a", encoding="utf-8") as log:
                 log.write(json.dumps(record) + "\n")
             print(f"epoch {epoch + 1}: loss {record['train_loss']:.4f}  dev punct F1 "
@@ -219,7 +253,10 @@ class Trainer:
         """Forward + backward of this process's share of ``batch``; returns the (share of the) loss."""
         share = batch[self.rank * len(batch) // self.world: (self.rank + 1) * len(batch) // self.world]
         batcher = WindowedBatcher(self.data.windows, len(share), pad_id=self.pad_id, labels=self.data.labels, sort=False)
-        tensors = {k: v.to(self.device, non_blocking=True) for k, v in batcher.collate(share).items()}
+        tensors = batcher.collate(share)
+        if self.audio is not None:
+            tensors.update(self.audio.batch(self.data.windows, share, self.fractions))
+        tensors = {k: v.to(self.device, non_blocking=True) for k, v in tensors.items()}
         autocast = torch.autocast("cuda", dtype=self.amp_dtype) if self.amp_dtype else contextlib.nullcontext()
         no_sync = self.ddp.no_sync() if self.ddp is not None and not sync else contextlib.nullcontext()
         with no_sync:
@@ -258,7 +295,8 @@ class Trainer:
 
     def evaluate(self) -> dict:
         self.model.eval()
-        punctuator = Punctuator([self.model], 0.0, 0.0, batch_size=self.o.batch_size * 2, device=str(self.device))
+        punctuator = Punctuator([self.model], 0.0, 0.0, batch_size=self.o.batch_size * 2, device=str(self.device),
+                                audio_cache=self.o.audio_cache or None, skip_bad_audio=self.o.skip_bad)
         return evaluate_instances(punctuator, self.dev_instances)
 
     # ---- checkpoints ------------------------------------------------------------------------------

@@ -6,12 +6,19 @@
 Each output line is ``word SEPL|||SEPR tag`` per word (GECToR's format). TARGET may attach marks to words
 ("York,") or separate them by spaces ("York ,"). Pairs whose words differ, or files of different lengths,
 stop with an error naming the file and line, unless --skip_bad.
+
+With ``-a AUDIO_LIST`` (line i: the wav of line i, optionally ``path:offset:frames``, or empty: no audio;
+relative paths are relative to the list's folder) it also writes OUTPUT.audio, the audio of each written
+line (paths relative to OUTPUT's folder); the reader of train.py picks it up beside OUTPUT. Each audio file
+is checked (exists, readable, not empty); a bad one stops with the list's file and line (with --skip_bad
+its line is kept without audio and counted). Without -a, a stale OUTPUT.audio is removed.
 """
 import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gector_punct.audio import AudioError, check_audio, read_audio_list  # noqa: E402
 from gector_punct.io import InputError, atomic_write  # noqa: E402
 from gector_punct.preprocess import preprocess_files  # noqa: E402
 from gector_punct.tags import parse_tagged  # noqa: E402
@@ -27,14 +34,40 @@ def main(argv=None) -> int:
                    help="uncased: case tags are unknown (masked in training); auto: uncased if TARGET has no capital letter")
     p.add_argument("--skip_bad", action="store_true", help="skip and count pairs that do not align instead of stopping")
     p.add_argument("--vocab_dir", default=None, help="also write the label vocabulary of this data (AllenNLP format)")
+    p.add_argument("-a", "--audio_list", default=None,
+                   help="audio of each source line (line i: wav path, path:offset:frames, or empty for none); writes OUTPUT.audio")
     args = p.parse_args(argv)
+    bad_audio = 0
     try:
-        lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad)
+        lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True)
+        if args.audio_list:
+            specs = read_audio_list(args.audio_list, stats["lines"])
+            audio_lines = []
+            for number in stats["line_numbers"]:
+                spec = specs[number - 1]
+                if spec is not None:
+                    try:
+                        check_audio(spec)
+                    except AudioError as err:
+                        if not args.skip_bad:
+                            raise AudioError(f"{args.audio_list}:{number}: {err}") from None
+                        print(f"warning: {args.audio_list}:{number}: {err}; line kept without audio", file=sys.stderr)
+                        bad_audio, spec = bad_audio + 1, None
+                out_dir = os.path.dirname(os.path.abspath(args.output))
+                audio_lines.append("" if spec is None else str(spec).replace(spec.path, os.path.relpath(spec.path, out_dir), 1))
     except (InputError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     with atomic_write(args.output) as out:
         out.writelines(line + "\n" for line in lines)
+    if args.audio_list:
+        with atomic_write(args.output + ".audio") as out:
+            out.writelines(entry + "\n" for entry in audio_lines)
+        with_audio = sum(1 for entry in audio_lines if entry)
+        print(f"{with_audio} of {len(audio_lines)} written lines have audio ({bad_audio} bad audio files dropped) "
+              f"-> {args.output}.audio", file=sys.stderr)
+    elif os.path.exists(args.output + ".audio"):
+        os.unlink(args.output + ".audio")  # it belonged to an older OUTPUT
     if args.vocab_dir:
         Vocabulary.from_tags(parse_tagged(line)[1] for line in lines).save(args.vocab_dir)
     print(f"{stats['written']} of {stats['lines']} lines written to {args.output} "
