@@ -39,8 +39,6 @@ def main(argv=None) -> int:
     p.add_argument("--split_sentences", action="store_true", help="write one sentence per line instead of one line per input line")
     p.add_argument("--allow_delete", action="store_true", help="let the model delete words it tags $DELETE (disfluencies)")
     p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
-    p.add_argument("--onnx", action="store_true",
-                   help="run each model's exported model.onnx with onnxruntime (CPU; make it with utils/export_onnx.py)")
     p.add_argument("--num_shards", type=int, default=1,
                    help="split the input into this many contiguous parts, one per process (default 1)")
     p.add_argument("--shard_id", type=int, default=0,
@@ -62,8 +60,8 @@ def main(argv=None) -> int:
         punctuator = Punctuator.load(args.model_path, args.vocab_path, min_error_probability=args.min_error_probability,
                                      additional_confidence=args.additional_confidence, iteration_count=args.iteration_count,
                                      batch_size=args.batch_size, max_len=args.max_len, allow_delete=args.allow_delete,
-                                     device=args.device, onnx=args.onnx, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
-    except (OSError, ValueError, ImportError) as err:
+                                     device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
+    except (OSError, ValueError) as err:
         print(f"error: cannot load model {args.model_path}: {err}", file=sys.stderr)
         return 2
     audio = None

@@ -18,9 +18,6 @@ every line given to a text-only model, is predicted from its words alone. ``audi
 features on disk; ``skip_bad_audio`` predicts a line whose audio is missing or unreadable without it
 (else ``AudioError``).
 
-``onnx_files`` (one per model, see ``onnx_backend``) runs the forward passes with onnxruntime instead of
-PyTorch (CPU); everything else is the same code.
-
 ``quantize=True`` (CPU only) runs the encoders' linear layers in dynamic int8 (weights int8, activations
 quantised per batch). It is about twice as fast on a CPU but costs the default model 2-3 F1 points, so
 predict.py does not offer it; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize``
@@ -38,7 +35,6 @@ from .audio_data import AudioLines
 from .bootstrapper import text_fractions
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
-from .onnx_backend import OnnxTagger, onnx_file
 from .tags import DELETE, KEEP, SENTENCE_END, Tag, apply_case, punct_label, split_edges
 
 
@@ -46,7 +42,7 @@ class Punctuator:
     def __init__(self, models: list[Seq2Labels], min_error_probability: float | None = None,
                  additional_confidence: float | None = None, iteration_count: int = 1, batch_size: int = 32,
                  max_len: int | None = None, allow_delete: bool = False, device: str | None = None,
-                 quantize: bool = False, onnx_files: list[str] | None = None, audio_cache: str | None = None, skip_bad_audio: bool = False):
+                 quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False):
         self.models = models
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         first = models[0].config
@@ -56,9 +52,6 @@ class Punctuator:
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         if quantize and self.device.type != "cpu":
             raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")
-        if onnx_files and (len(onnx_files) != len(models) or any(m.config.get("acoustic") for m in models)):
-            raise ValueError("ONNX needs one exported graph per model, and text-only models")
-        self.runners = [OnnxTagger(f) for f in onnx_files] if onnx_files else list(models)
         self.encoders = []
         for model in models:
             model.to(self.device).eval()
@@ -71,11 +64,8 @@ class Punctuator:
         self.case_names = _union(m.vocab.tokens("case_tags") for m in models)
 
     @classmethod
-    def load(cls, paths: str | list[str], vocab_path: str | None = None, onnx: bool = False, **options) -> "Punctuator":
-        """Models from their folders; ``onnx``: run each folder's exported ``model.onnx`` (onnxruntime)."""
+    def load(cls, paths: str | list[str], vocab_path: str | None = None, **options) -> "Punctuator":
         paths = [paths] if isinstance(paths, str) else list(paths)
-        if onnx:
-            options["onnx_files"] = [onnx_file(p) for p in paths]
         return cls([Seq2Labels.load(p, vocab_path) for p in paths], **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
@@ -111,13 +101,13 @@ class Punctuator:
         for words in word_lines:
             offsets.append(offsets[-1] + len(words))
         total = None
-        for model, encoder, runner in zip(self.models, self.encoders, self.runners):
-            probs = self._model_probabilities(model, encoder, word_lines, offsets, audio, runner)
+        for model, encoder in zip(self.models, self.encoders):
+            probs = self._model_probabilities(model, encoder, word_lines, offsets, audio)
             total = probs if total is None else tuple(a + b for a, b in zip(total, probs))
         return tuple(x / len(self.models) for x in total)
 
     def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]],
-                             offsets: list[int], audio=None, runner=None):
+                             offsets: list[int], audio=None):
         label_map = torch.tensor([self.label_names.index(t) for t in model.vocab.tokens("labels")])
         case_map = torch.tensor([self.case_names.index(t) for t in model.vocab.tokens("case_tags")])
         n = offsets[-1]
@@ -135,7 +125,7 @@ class Punctuator:
                 batch.update(sound.batch(windows, indices, fractions))
             batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
             with self._autocast():
-                result = (runner or model)(**batch)
+                result = model(**batch)
             rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
             for row, index in enumerate(indices):
                 w = windows[index]

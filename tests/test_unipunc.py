@@ -168,3 +168,18 @@ def test_training_mixed_data_with_cached_features(encoder_name, tmp_path, capsys
     assert "bad.list:2" in err and "nope.wav" in err and not (tmp_path / "out.txt").exists()
     assert predict.main(args + ["--audio_list", str(tmp_path / "bad.list"), "--skip_bad"]) == 0
     assert "nope.wav" in capsys.readouterr().err and len((tmp_path / "out.txt").read_text().splitlines()) == 2
+
+
+def test_shipped_audio_model_listens_to_the_example():
+    from gector_punct.audio import read_audio_list
+
+    folder = os.path.join(ROOT, "models", "audio_en")
+    assert sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(folder) for f in files) < 10 * 2**20
+    punctuator = Punctuator.load(folder, device="cpu")
+    examples = os.path.join(ROOT, "examples", "audio")
+    lines = open(os.path.join(examples, "talk.txt"), encoding="utf-8").read().splitlines()
+    audio = read_audio_list(os.path.join(examples, "talk.list"), len(lines))
+    heard, read = punctuator.predict(lines, audio), punctuator.predict(lines)
+    assert "ran over, so I missed my train. I'll be home" in heard[1]  # the pauses decide
+    assert "ran over. So I missed my train, I'll" in read[1]
+    assert heard[2] == read[2]  # no audio for the third line

@@ -55,8 +55,6 @@ def main(argv=None) -> int:
     p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
     p.add_argument("--quantize", action="store_true",
                    help="measure the dynamic-int8 encoder (CPU; not offered by predict.py: it costs 2+ F1 points)")
-    p.add_argument("--onnx", action="store_true",
-                   help="predict with the model's exported model.onnx (onnxruntime), as predict.py --onnx")
     p.add_argument("--streaming", action="store_true",
                    help="also measure predict.py's peak RSS on 10,000- and 1,000,000-word files (a few minutes)")
     args = p.parse_args(argv)
@@ -69,7 +67,7 @@ def main(argv=None) -> int:
         lines = generated_lines(args.lines, args.long_words, 1)
     n_words = sum(len(line.split()) for line in lines)
     punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, max_len=args.max_len, device=args.device,
-                                 quantize=args.quantize, onnx=args.onnx)
+                                 quantize=args.quantize)
     punctuator.predict(lines[:50])  # warm-up
 
     started = time.perf_counter()
@@ -123,7 +121,6 @@ def streaming_rss(args) -> None:
             command = [sys.executable, os.path.join(ROOT, "predict.py"), "--input_file", path, "--output_file",
                        os.path.join(tmp, "out.txt"), "--model_path", args.model_path, "--batch_size", str(args.batch_size)]
             command += ["--device", args.device] if args.device else []
-            command += ["--onnx"] if args.onnx else []
             started = time.perf_counter()
             child = subprocess.Popen(command, stderr=subprocess.DEVNULL)
             _, status, usage = os.wait4(child.pid, 0)  # this child's own resource usage

@@ -62,13 +62,12 @@ def main(argv=None) -> int:
     p.add_argument("--truecase", action="store_true", help="also score the truecase package's casing (baseline)")
     p.add_argument("--batch_size", type=int, default=64, help="windows per batch (default 64)")
     p.add_argument("--json", default=None, help="also write all figures to this JSON file")
-    p.add_argument("--onnx", action="store_true", help="score the model's exported model.onnx run by onnxruntime")
     p.add_argument("--quantize", action="store_true", help="score the dynamic-int8 encoder (what int8 costs in F1)")
     args = p.parse_args(argv)
 
     if args.quantize and args.tune:
         p.error("--tune stores decoding defaults for the float model; run it without --quantize")
-    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, quantize=args.quantize, onnx=args.onnx)
+    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, quantize=args.quantize)
     ted = DatasetReader().read(args.ted_dev)
     cased = DatasetReader().read(args.cased_dev)
     ted_probs = punctuator.probabilities([i.words for i in ted])
