@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from gector_punct.audio import AudioError, check_audio, read_audio_list
+from gector_punct.audio import check_audio_list, read_audio_list
 from gector_punct.io import InputError, atomic_write, read_lines
 from gector_punct.predictor import Punctuator, split_sentences
 
@@ -70,15 +70,8 @@ def main(argv=None) -> int:
             print("warning: --audio_list given but the model has no acoustic part: the audio is not used", file=sys.stderr)
         try:  # every audio file is checked before any output: a bad one never stops the run half-way
             audio = read_audio_list(args.audio_list)
-            for number, spec in enumerate(audio, start=1):
-                try:
-                    if spec is not None:
-                        check_audio(spec)
-                except AudioError as err:
-                    if not args.skip_bad:
-                        raise AudioError(f"{args.audio_list}:{number}: {err}") from None
-                    print(f"warning: {args.audio_list}:{number}: {err}; restored without audio", file=sys.stderr)
-                    audio[number - 1] = None
+            for message in check_audio_list(audio, args.audio_list, args.skip_bad):
+                print(f"warning: {message}; restored without audio", file=sys.stderr)
         except (InputError, OSError) as err:
             print(f"error: {err}", file=sys.stderr)
             return 2

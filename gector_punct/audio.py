@@ -92,6 +92,24 @@ def check_audio(spec: AudioSpec) -> None:
         raise AudioError(f"{spec}: no audio samples (empty file or range)")
 
 
+def check_audio_list(specs: list[AudioSpec | None], list_path: str, skip_bad: bool, lines=None) -> list[str]:
+    """Check the audio of ``lines`` (1-based list lines; default all) before any work starts. A bad file
+    raises ``AudioError`` naming ``list_path:line``; with ``skip_bad`` its entry becomes None instead.
+    Returns the messages of the dropped entries."""
+    dropped = []
+    for number in lines if lines is not None else range(1, len(specs) + 1):
+        if specs[number - 1] is None:
+            continue
+        try:
+            check_audio(specs[number - 1])
+        except AudioError as err:
+            if not skip_bad:
+                raise AudioError(f"{list_path}:{number}: {err}") from None
+            dropped.append(f"{list_path}:{number}: {err}")
+            specs[number - 1] = None
+    return dropped
+
+
 def write_wav(path: str, wave: np.ndarray, rate: int = SAMPLE_RATE) -> None:
     """16-bit PCM wav, written to a temporary file and renamed into place."""
     import soundfile

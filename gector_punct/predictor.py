@@ -19,8 +19,8 @@ features on disk; ``skip_bad_audio`` predicts a line whose audio is missing or u
 (else ``AudioError``).
 
 ``quantize=True`` (CPU only) runs the encoders' linear layers in dynamic int8 (weights int8, activations
-quantised per batch). It is about twice as fast on a CPU but costs the default model 2-3 F1 points, so
-predict.py does not offer it; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize``
+quantised per batch). On this project's 2-core CPU it was no faster (1.04x) and cost the default model
+2-3 F1 points, so predict.py does not offer it; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize``
 measure both figures.
 """
 from __future__ import annotations

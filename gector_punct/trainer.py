@@ -225,25 +225,24 @@ class Trainer:
             if improved:
                 self.state["best_f1"] = f1
                 best = result
-            if not self.is_main:
-                if self.state["bad_epochs"] >= o.patience:
-                    break
-                continue
-            if improved:
-                self.model.save(os.path.join(o.model_dir, "best"))
-            self._save_last()
-            record = {"epoch": epoch + 1, "cold": cold, "train_loss": loss_sum / max(1, len(batches)),
-                      "selection_f1": f1, "best": improved, "seconds": time.time() - started,
-                      "train_words_per_s": words / max(1e-9, time.time() - started),
-                      "train_samples_per_s": sum(map(len, batches)) / max(1e-9, time.time() - started),
-                      "audio_extracted": (self.audio.computed - extracted) if self.audio else 0, "dev": result}
-            with open(os.path.join(o.model_dir, "metrics.jsonl"), "a", encoding="utf-8") as log:
-                log.write(json.dumps(record) + "\n")
-            print(f"epoch {epoch + 1}: loss {record['train_loss']:.4f}  dev punct F1 "
-                  f"{result['punct']['overall']['f1']:.1f}  selection F1 {f1:.2f}{'  (best)' if improved else ''}",
-                  flush=True)
+            if self.is_main:  # the other processes only train
+                if improved:
+                    self.model.save(os.path.join(o.model_dir, "best"))
+                self._save_last()
+                seconds = time.time() - started
+                record = {"epoch": epoch + 1, "cold": cold, "train_loss": loss_sum / max(1, len(batches)),
+                          "selection_f1": f1, "best": improved, "seconds": seconds,
+                          "train_words_per_s": words / max(1e-9, seconds),
+                          "train_samples_per_s": sum(map(len, batches)) / max(1e-9, seconds),
+                          "audio_extracted": (self.audio.computed - extracted) if self.audio else 0, "dev": result}
+                with open(os.path.join(o.model_dir, "metrics.jsonl"), "a", encoding="utf-8") as log:
+                    log.write(json.dumps(record) + "\n")
+                print(f"epoch {epoch + 1}: loss {record['train_loss']:.4f}  dev punct F1 "
+                      f"{result['punct']['overall']['f1']:.1f}  selection F1 {f1:.2f}{'  (best)' if improved else ''}",
+                      flush=True)
             if self.state["bad_epochs"] >= o.patience:
-                print(f"early stop: {o.patience} epochs without a better dev F1", flush=True)
+                if self.is_main:
+                    print(f"early stop: {o.patience} epochs without a better dev F1", flush=True)
                 break
         if self.world > 1:
             dist.barrier()  # the others wait for rank 0's last checkpoint before the run ends

@@ -183,3 +183,20 @@ def test_shipped_audio_model_listens_to_the_example():
     assert "ran over, so I missed my train. I'll be home" in heard[1]  # the pauses decide
     assert "ran over. So I missed my train, I'll" in read[1]
     assert heard[2] == read[2]  # no audio for the third line
+
+
+def test_predict_with_a_bad_audio_file_names_it_or_skips_it(tmp_path):
+    import subprocess
+
+    (tmp_path / "in.txt").write_text("yes we can\ncan we\n")
+    (tmp_path / "a.list").write_text(f"{WAV}\ngone.wav\n")
+    command = [sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", os.path.join(ROOT, "models", "audio_en"),
+               "--input_file", str(tmp_path / "in.txt"), "--audio_list", str(tmp_path / "a.list"),
+               "--output_file", str(tmp_path / "out.txt"), "--device", "cpu"]
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 2 and "a.list:2" in done.stderr and "gone.wav" in done.stderr
+    assert not (tmp_path / "out.txt").exists()  # nothing written before the check
+    done = subprocess.run(command + ["--skip_bad"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0 and "a.list:2" in done.stderr
+    assert len((tmp_path / "out.txt").read_text().splitlines()) == 2

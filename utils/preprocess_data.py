@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.audio import AudioError, check_audio, read_audio_list  # noqa: E402
+from gector_punct.audio import check_audio_list, read_audio_list  # noqa: E402
 from gector_punct.io import InputError, atomic_write  # noqa: E402
 from gector_punct.preprocess import preprocess_files  # noqa: E402
 from gector_punct.tags import parse_tagged  # noqa: E402
@@ -37,23 +37,18 @@ def main(argv=None) -> int:
     p.add_argument("-a", "--audio_list", default=None,
                    help="audio of each source line (line i: wav path, path:offset:frames, or empty for none); writes OUTPUT.audio")
     args = p.parse_args(argv)
-    bad_audio = 0
     try:
         lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True)
         if args.audio_list:
             specs = read_audio_list(args.audio_list, stats["lines"])
+            dropped = check_audio_list(specs, args.audio_list, args.skip_bad, stats["line_numbers"])
+            for message in dropped:
+                print(f"warning: {message}; line kept without audio", file=sys.stderr)
+            bad_audio = len(dropped)
             audio_lines = []
+            out_dir = os.path.dirname(os.path.abspath(args.output))
             for number in stats["line_numbers"]:
                 spec = specs[number - 1]
-                if spec is not None:
-                    try:
-                        check_audio(spec)
-                    except AudioError as err:
-                        if not args.skip_bad:
-                            raise AudioError(f"{args.audio_list}:{number}: {err}") from None
-                        print(f"warning: {args.audio_list}:{number}: {err}; line kept without audio", file=sys.stderr)
-                        bad_audio, spec = bad_audio + 1, None
-                out_dir = os.path.dirname(os.path.abspath(args.output))
                 audio_lines.append("" if spec is None else str(spec).replace(spec.path, os.path.relpath(spec.path, out_dir), 1))
     except (InputError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
