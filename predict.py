@@ -28,7 +28,10 @@ def main(argv=None) -> int:
     p.add_argument("--min_error_probability", type=float, default=None,
                    help="leave a line alone when no word's error probability reaches this, and skip any edit below it (default: the model's)")
     p.add_argument("--additional_confidence", type=float, default=None,
-                   help="added to the $KEEP probability: higher = fewer edits (default: the model's)")
+                   help="added to the $KEEP probability of the punctuation head: higher = fewer marks (default: the model's)")
+    p.add_argument("--case_confidence", type=float, default=None,
+                   help="added to the $KEEP probability of the case head: higher = fewer case changes, negative = "
+                        "more (default: the model's)")
     p.add_argument("--iteration_count", type=int, default=1, help="tagging passes over lines that changed (default 1)")
     p.add_argument("--batch_size", type=int, default=32, help="encoder windows per batch (default 32)")
     p.add_argument("--max_len", type=int, default=None, help="subwords per window (default: the model's)")
@@ -58,7 +61,8 @@ def main(argv=None) -> int:
     keep_heap_flat()
     try:
         punctuator = Punctuator.load(args.model_path, args.vocab_path, min_error_probability=args.min_error_probability,
-                                     additional_confidence=args.additional_confidence, iteration_count=args.iteration_count,
+                                     additional_confidence=args.additional_confidence,
+                                     case_confidence=args.case_confidence, iteration_count=args.iteration_count,
                                      batch_size=args.batch_size, max_len=args.max_len, allow_delete=args.allow_delete,
                                      device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
     except (OSError, ValueError) as err:

@@ -37,6 +37,8 @@ FLAGS = [
     ("--weight_decay", float, f"AdamW weight decay (default {D.weight_decay})"),
     ("--dropout", float, f"dropout before the heads (default {D.dropout})"),
     ("--label_smoothing", float, f"label smoothing of the cross-entropies (default {D.label_smoothing})"),
+    ("--class_weight_power", float, "p > 0: weight each punctuation label's loss by (count of $KEEP / its count) ** p, "
+                                   f"at most 10, so rare marks count more (default {D.class_weight_power}: unweighted)"),
     ("--train_layers", int, "train only the top N encoder layers (+ heads) and store only those: a small model folder"),
     ("--freeze_embeddings", int, "1: keep the encoder's embedding tables as pretrained"),
     ("--store_dtype", str, "float32 or float16: precision of the saved weights (float16 halves the folder)"),

@@ -4,7 +4,7 @@
 returns a dict with per-word ``logits_labels`` / ``logits_case`` / ``logits_d`` (batch x words x classes),
 their softmaxes ``probs_labels`` / ``probs_case`` / ``probs_d``, and, when labels are given, ``loss``: the
 sum of the three cross-entropies, each averaged over the words whose label is known (-100 is skipped, so
-an uncased corpus teaches nothing about case), with its parts ``loss_sums`` / ``loss_counts`` (per head:
+an uncased corpus teaches nothing about case; ``class_weights``, set by the trainer, weights the classes), with its parts ``loss_sums`` / ``loss_counts`` (per head:
 summed cross-entropy, known words) so that distributed training can average over the global batch. The heads are GECToR's: ``labels`` (punctuation/deletion
 edit), ``d_tags`` (detection: CORRECT / INCORRECT), plus ``case_tags`` (case edit) so that a word keeps
 both its case and its punctuation edit.
@@ -52,6 +52,7 @@ class Seq2Labels(nn.Module):
         self.dropout = nn.Dropout(self.config.get("dropout", 0.1))
         self.heads = nn.ModuleDict({name: nn.Linear(hidden, vocab.size(ns)) for name, ns in HEADS})
         self.label_smoothing = self.config.get("label_smoothing", 0.0)
+        self.class_weights: dict[str, torch.Tensor] = {}  # head -> cross-entropy weight per class (training only)
         self.stored_keys: set[str] | None = None  # None: store everything
         self.acoustic = self.bootstrapper = None
         if self.config.get("acoustic"):
@@ -111,17 +112,24 @@ class Seq2Labels(nn.Module):
             out[f"probs_{name}"] = logits.softmax(-1)
         if labels is not None:
             targets = {"labels": labels, "case": case_labels, "d": d_labels}
-            parts = [self._loss_sum(out[f"logits_{n}"], targets[n], word_mask) for n, _ in HEADS]
+            parts = [self._loss_sum(out[f"logits_{n}"], targets[n], word_mask, self.class_weights.get(n))
+                     for n, _ in HEADS]
             out["loss_sums"] = torch.stack([total for total, _ in parts])
             out["loss_counts"] = torch.stack([known for _, known in parts])
             out["loss"] = (out["loss_sums"] / out["loss_counts"].clamp(min=1)).sum()
         return out
 
-    def _loss_sum(self, logits: torch.Tensor, target: torch.Tensor, word_mask: torch.Tensor):
+    def _loss_sum(self, logits: torch.Tensor, target: torch.Tensor, word_mask: torch.Tensor,
+                  weight: torch.Tensor | None = None):
+        """Summed (class-weighted) cross-entropy and its normaliser: the known words' count, or their summed
+        weights, so that sum / normaliser is the weighted mean PyTorch's reduction="mean" would give."""
         target = target.masked_fill(~word_mask, IGNORE)
         total = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="sum",
-                                label_smoothing=self.label_smoothing)
-        return total, (target != IGNORE).sum().to(total.dtype)
+                                label_smoothing=self.label_smoothing, weight=weight)
+        known = target != IGNORE
+        if weight is None:
+            return total, known.sum().to(total.dtype)
+        return total, weight[target.clamp(min=0)].masked_fill(~known, 0).sum().to(total.dtype)
 
     # ---- files ------------------------------------------------------------------------------------
 

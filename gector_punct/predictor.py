@@ -7,7 +7,8 @@ as it is; any length works (long lines are windowed, see ``encoding``). The word
 except in case, or vanish when ``allow_delete`` is set and the model tags them ``$DELETE``.
 ``predict_tags(list of word lists) -> list of Tag lists`` is the same without writing text.
 
-Decoding, as in GECToR: ``additional_confidence`` is added to the ``$KEEP`` probability of both edit heads;
+Decoding, as in GECToR: ``additional_confidence`` is added to the ``$KEEP`` probability of the punctuation
+head and ``case_confidence`` (by default the same value) to that of the case head;
 a line whose highest detection probability (INCORRECT) is below ``min_error_probability`` is left alone, and
 so is any single edit whose probability is below it. A word that already carries marks at an edge gets no
 further marks there (so punctuated input is not punctuated twice).
@@ -41,6 +42,7 @@ from .tags import DELETE, KEEP, SENTENCE_END, Tag, apply_case, punct_label, spli
 class Punctuator:
     def __init__(self, models: list[Seq2Labels], min_error_probability: float | None = None,
                  additional_confidence: float | None = None, iteration_count: int = 1, batch_size: int = 32,
+                 case_confidence: float | None = None,
                  max_len: int | None = None, allow_delete: bool = False, device: str | None = None,
                  quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False):
         self.models = models
@@ -48,6 +50,8 @@ class Punctuator:
         first = models[0].config
         self.min_error_probability = first.get("min_error_probability", 0.0) if min_error_probability is None else min_error_probability
         self.additional_confidence = first.get("additional_confidence", 0.0) if additional_confidence is None else additional_confidence
+        # The case head has its own bias: its best trade-off (recall of capitals) differs from the marks'.
+        self.case_confidence = first.get("case_confidence", self.additional_confidence) if case_confidence is None else case_confidence
         self.iteration_count, self.batch_size, self.allow_delete = iteration_count, batch_size, allow_delete
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         if quantize and self.device.type != "cpu":
@@ -151,7 +155,7 @@ class Punctuator:
         """Tags of each line from ``probabilities()``, under this predictor's decoding settings."""
         labels, case, detect = (p.clone() for p in probabilities)
         labels[:, self.label_names.index(KEEP)] += self.additional_confidence
-        case[:, self.case_names.index(KEEP)] += self.additional_confidence
+        case[:, self.case_names.index(KEEP)] += self.case_confidence
         if not self.allow_delete:
             for j, name in enumerate(self.label_names):
                 if DELETE in name:

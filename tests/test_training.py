@@ -88,6 +88,10 @@ def test_min_error_probability_and_additional_confidence(trained_tiny, learnable
     some = Punctuator.load(trained_tiny["dir"], device="cpu", min_error_probability=0.95).predict(lines)
     edits = lambda out: sum(a != b for x, y in zip(lines, out) for a, b in zip(x.split(), y.split()))  # noqa: E731
     assert edits(lines) == 0 < edits(some) <= edits(plain)
+    # The case head's own bias: no case changes, the same marks.
+    assert lines == [ln.lower() for ln in lines] and plain != [ln.lower() for ln in plain]
+    no_case = Punctuator.load(trained_tiny["dir"], device="cpu", case_confidence=2.0).predict(lines)
+    assert no_case == [ln.lower() for ln in plain]
 
 
 def test_predicting_own_output_changes_little(trained_tiny, learnable_data):
@@ -177,3 +181,23 @@ def test_int8_quantized_encoder_keeps_the_task(trained_tiny, learnable_data):
     assert f1_int8 > f1_plain - 5
     with pytest.raises(ValueError):
         Punctuator.load(trained_tiny["dir"], device="meta", quantize=True)
+
+
+def test_class_weights_weight_the_loss_and_favour_rare_marks(learnable_data, encoder_name, tmp_path):
+    options = TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"], model_dir=str(tmp_path),
+                           transformer_model=encoder_name, encoder_config=TINY_ENCODER, n_epoch=1, batch_size=16,
+                           max_len=64, progress=False, updates_per_epoch=1, class_weight_power=0.5)
+    trainer = Trainer(options)
+    weights, vocab = trainer.model.class_weights["labels"], trainer.model.vocab
+    assert weights[0] == 1.0 and (weights >= 1).all() and (weights <= 10).all()
+    keep, comma, period = (vocab.index("labels", t) for t in ("$KEEP", "$APPEND_,", "$APPEND_."))
+    assert weights[comma] > 1 and weights[period] > 1
+    # The loss is the weighted mean cross-entropy, exactly as PyTorch defines it.
+    batch = WindowedBatcher(trainer.data.windows, 8, labels=trainer.data.labels).collate(list(range(8)))
+    out = trainer.model(**batch)
+    target = batch["labels"].masked_fill(~batch["word_mask"], -100)
+    expected = torch.nn.functional.cross_entropy(out["logits_labels"].transpose(1, 2), target, weight=weights)
+    assert (out["loss_sums"][0] / out["loss_counts"][0]).item() == pytest.approx(expected.item(), rel=1e-5)
+    trainer.model.class_weights = {}
+    unweighted = trainer.model(**batch)
+    assert unweighted["loss_counts"][0] == (target != -100).sum()

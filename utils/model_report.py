@@ -10,8 +10,9 @@ Reports (all on preprocessed dev files, whose gold tags are the reference):
 * case (non-lower-case words) and sentence boundaries on the cased dev file, given as lower-case lines;
 * idempotence: the share of words whose tag is not $KEEP when the model runs on its own output;
 * with --truecase, the n-gram `truecase` package's case F1 on the same words (pip install truecase);
-* with --tune, a grid over additional_confidence x min_error_probability on those dev files; the best
-  pair is written into the model's config.json as its defaults.
+* with --tune, a grid over additional_confidence x min_error_probability on those dev files (the case head
+  biased like the punctuation head), then over case_confidence alone; the best values are written into
+  the model's config.json as its defaults.
 """
 import argparse
 import json
@@ -26,12 +27,14 @@ from gector_punct.reader import DatasetReader, Instance  # noqa: E402
 from gector_punct.tags import KEEP, apply_case  # noqa: E402
 from gector_punct.trainer import score_tags  # noqa: E402
 
-GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.5)
+GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
+GRID_CASE_CONFIDENCE = (-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3, 0.5)
 
 
-def decode_all(punctuator, instances, probabilities, confidence, min_error):
+def decode_all(punctuator, instances, probabilities, confidence, min_error, case_confidence=None):
     punctuator.additional_confidence, punctuator.min_error_probability = confidence, min_error
+    punctuator.case_confidence = confidence if case_confidence is None else case_confidence
     return punctuator.decode([i.words for i in instances], probabilities)
 
 
@@ -82,21 +85,31 @@ def main(argv=None) -> int:
                 grid.append((objective(t, c), confidence, min_error))
                 print(f"additional_confidence {confidence:.2f} min_error_probability {min_error:.2f}: {grid[-1][0]:.2f}")
         best, confidence, min_error = max(grid)
-        report["tuned"] = {"additional_confidence": confidence, "min_error_probability": min_error, "objective": best}
+        case_grid = []
+        for case_confidence in GRID_CASE_CONFIDENCE:
+            t = score_tags(ted, decode_all(punctuator, ted, ted_probs, confidence, min_error, case_confidence))
+            c = score_tags(cased, decode_all(punctuator, cased, cased_probs, confidence, min_error, case_confidence))
+            case_grid.append((objective(t, c), case_confidence == confidence, case_confidence))
+            print(f"case_confidence {case_confidence:.2f}: {case_grid[-1][0]:.2f}")
+        best, _, case_confidence = max(case_grid)  # ties: the shared value
+        report["tuned"] = {"additional_confidence": confidence, "min_error_probability": min_error,
+                           "case_confidence": case_confidence, "objective": best}
         config_path = os.path.join(args.model_path[0], "config.json")
         with open(config_path, encoding="utf-8") as f:
             config = json.load(f)
-        config.update(additional_confidence=confidence, min_error_probability=min_error)
+        config.update(additional_confidence=confidence, min_error_probability=min_error, case_confidence=case_confidence)
         with atomic_write(config_path) as out:
             json.dump(config, out, indent=2, sort_keys=True)
-        print(f"stored in {config_path}: additional_confidence {confidence}, min_error_probability {min_error}")
+        print(f"stored in {config_path}: additional_confidence {confidence}, min_error_probability {min_error}, "
+              f"case_confidence {case_confidence}")
     else:
         confidence, min_error = punctuator.additional_confidence, punctuator.min_error_probability
+        case_confidence = punctuator.case_confidence
 
-    report["ted_lines"] = score_tags(ted, decode_all(punctuator, ted, ted_probs, confidence, min_error))
+    report["ted_lines"] = score_tags(ted, decode_all(punctuator, ted, ted_probs, confidence, min_error, case_confidence))
     stream = Instance([w for i in ted for w in i.words], [t for i in ted for t in i.tags])
     report["ted_stream"] = score_tags([stream], [punctuator.predict_tags([stream.words])[0]])
-    cased_tags = decode_all(punctuator, cased, cased_probs, confidence, min_error)
+    cased_tags = decode_all(punctuator, cased, cased_probs, confidence, min_error, case_confidence)
     report["cased_lines"] = score_tags(cased, cased_tags)
     restored = [[t.prepend + apply_case(w, t.case) + t.append for w, t in zip(i.words, tags)]
                 for i, tags in zip(cased, cased_tags)]

