@@ -42,9 +42,9 @@ from .tags import DELETE, KEEP, SENTENCE_END, Tag, apply_case, punct_label, spli
 class Punctuator:
     def __init__(self, models: list[Seq2Labels], min_error_probability: float | None = None,
                  additional_confidence: float | None = None, iteration_count: int = 1, batch_size: int = 32,
-                 case_confidence: float | None = None,
                  max_len: int | None = None, allow_delete: bool = False, device: str | None = None,
-                 quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False):
+                 quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False,
+                 case_confidence: float | None = None):
         self.models = models
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         first = models[0].config
