@@ -4,10 +4,11 @@
 returns a dict with per-word ``logits_labels`` / ``logits_case`` / ``logits_d`` (batch x words x classes),
 their softmaxes ``probs_labels`` / ``probs_case`` / ``probs_d``, and, when labels are given, ``loss``: the
 sum of the three cross-entropies, each averaged over the words whose label is known (-100 is skipped, so
-an uncased corpus teaches nothing about case; ``class_weights``, set by the trainer, weights the classes), with its parts ``loss_sums`` / ``loss_counts`` (per head:
-summed cross-entropy, known words) so that distributed training can average over the global batch. The heads are GECToR's: ``labels`` (punctuation/deletion
-edit), ``d_tags`` (detection: CORRECT / INCORRECT), plus ``case_tags`` (case edit) so that a word keeps
-both its case and its punctuation edit.
+an uncased corpus teaches nothing about case; ``class_weights``, set by the trainer, weights the classes),
+with its parts ``loss_sums`` / ``loss_counts`` (per head: summed cross-entropy, known words or their summed
+weights) so that distributed training can average over the global batch. The heads are GECToR's:
+``labels`` (punctuation/deletion edit), ``d_tags`` (detection: CORRECT / INCORRECT), plus ``case_tags``
+(case edit) so that a word keeps both its case and its punctuation edit.
 
 ``save(dir)`` writes ``config.json``, ``model.safetensors``, ``tokenizer/`` and ``vocabulary/``;
 ``Seq2Labels.load(dir)`` reads them with no network and no unpickling. A *partial* folder (``--train_layers``

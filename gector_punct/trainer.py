@@ -99,8 +99,9 @@ MAX_CLASS_WEIGHT = 10.0  # a mark seen a handful of times must not dominate the 
 
 def label_weights(data: EncodedData, n_labels: int, power: float) -> torch.Tensor:
     """Cross-entropy weights of the punctuation labels: (count of $KEEP / count of the label) ** power,
-    at most MAX_CLASS_WEIGHT, counted over the training windows that hold an edit. With power 0.5 a comma
-    (~7% of words) weighs ~3.5 and a question mark (~0.3%) ~10: the rare marks are not drowned by $KEEP."""
+    at most MAX_CLASS_WEIGHT, counted over the training windows that hold an edit. On the default model's
+    training text with power 0.5: comma (6.6% of words) 3.6, period (6.5%) 3.6, question mark (0.47%) 10,
+    and every rarer label the cap, 10."""
     counts = torch.zeros(n_labels)
     for group, keep_only in zip(data.groups, data.all_keep):
         if not keep_only:
