@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_MODEL = os.path.join(HERE, "models", "default_en")
 
 
-def main(argv=None) -> int:
+def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input_file", required=True, help="text to restore, one text per line ('-': stdin)")
     p.add_argument("--output_file", required=True, help="where to write ('-': stdout); written atomically")
@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     p.add_argument("--batch_size", type=int, default=32, help="encoder windows per batch (default 32)")
     p.add_argument("--max_len", type=int, default=None, help="subwords per window (default: the model's)")
     p.add_argument("--special_tokens_fix", type=int, default=None,
-                   help="accepted for GECToR compatibility; a model folder records its own setting")
+                   help="GECToR's flag: a model folder records its own setting; given, it must match every model's")
     p.add_argument("--chunk_words", type=int, default=20000,
                    help="words read, predicted and written at a time; bounds memory on any file size (default 20000)")
     p.add_argument("--split_sentences", action="store_true", help="write one sentence per line instead of one line per input line")
@@ -57,54 +57,77 @@ def main(argv=None) -> int:
         p.error("--shard_id must be in 0 .. --num_shards-1")
     if args.num_shards > 1 and args.input_file == "-":
         p.error("--num_shards needs an input file (stdin cannot be counted and read twice)")
+    return args
 
+
+def load_punctuator(args: argparse.Namespace) -> Punctuator:
+    """The model(s), decoding with the flags that are given over the first model's own defaults."""
+    punctuator = Punctuator.load(args.model_path, args.vocab_path, iteration_count=args.iteration_count,
+                                 batch_size=args.batch_size, max_len=args.max_len, allow_delete=args.allow_delete,
+                                 device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
+    punctuator.decode_config = punctuator.decode_config.overridden(
+        additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
+        min_error_probability=args.min_error_probability)
+    for path, model in zip(args.model_path, punctuator.models):
+        if args.special_tokens_fix is not None and args.special_tokens_fix != model.config.special_tokens_fix:
+            raise ValueError(f"--special_tokens_fix {args.special_tokens_fix}, but {path} was trained with "
+                             f"special_tokens_fix {model.config.special_tokens_fix} (leave the flag out)")
+    return punctuator
+
+
+def read_audio(args: argparse.Namespace, punctuator: Punctuator) -> list | None:
+    """The audio list, every file checked before any output: a bad one never stops the run half-way."""
+    if not args.audio_list:
+        return None
+    if not any(m.acoustic is not None for m in punctuator.models):
+        print("warning: --audio_list given but the model has no acoustic part: the audio is not used", file=sys.stderr)
+    audio = read_audio_list(args.audio_list)
+    check_audio_list(audio, args.audio_list, args.skip_bad)
+    return audio
+
+
+def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None) -> tuple[int, int]:
+    """Read, restore and write chunk by chunk (the output replaces OUTPUT_FILE only when all is written);
+    returns (lines in, lines out)."""
+    first, last = 1, float("inf")
+    if args.num_shards > 1:  # contiguous line ranges, so that shard outputs concatenate in order
+        total = sum(1 for _ in read_lines(args.input_file))
+        first = args.shard_id * total // args.num_shards + 1
+        last = (args.shard_id + 1) * total // args.num_shards
+    lines_in = lines_out = 0
+    with atomic_write(args.output_file) as out:
+        chunk, sounds, number, words = [], [], 0, 0
+        for number, line in read_lines(args.input_file):
+            if not first <= number <= last:
+                continue
+            chunk.append(line)
+            sounds.append(audio[number - 1] if audio and number <= len(audio) else None)
+            words += len(line.split())
+            if words >= args.chunk_words:
+                lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
+                lines_in += len(chunk)
+                chunk, sounds, words = [], [], 0
+        if chunk:
+            lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
+            lines_in += len(chunk)
+        if audio is not None and len(audio) != number:
+            raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has {number}: "
+                             "one audio line per input line (an empty line for none)")
+    return lines_in, lines_out
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
     keep_heap_flat()
     try:
-        punctuator = Punctuator.load(args.model_path, args.vocab_path, min_error_probability=args.min_error_probability,
-                                     additional_confidence=args.additional_confidence,
-                                     case_confidence=args.case_confidence, iteration_count=args.iteration_count,
-                                     batch_size=args.batch_size, max_len=args.max_len, allow_delete=args.allow_delete,
-                                     device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
+        punctuator = load_punctuator(args)
     except (OSError, ValueError) as err:
         print(f"error: cannot load model {args.model_path}: {err}", file=sys.stderr)
         return 2
-    audio = None
-    if args.audio_list:
-        if not any(m.acoustic is not None for m in punctuator.models):
-            print("warning: --audio_list given but the model has no acoustic part: the audio is not used", file=sys.stderr)
-        try:  # every audio file is checked before any output: a bad one never stops the run half-way
-            audio = read_audio_list(args.audio_list)
-            for message in check_audio_list(audio, args.audio_list, args.skip_bad):
-                print(f"warning: {message}; restored without audio", file=sys.stderr)
-        except (InputError, OSError) as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-    lines_in = lines_out = 0
     try:
-        first, last = 1, float("inf")
-        if args.num_shards > 1:  # contiguous line ranges, so that shard outputs concatenate in order
-            total = sum(1 for _ in read_lines(args.input_file))
-            first = args.shard_id * total // args.num_shards + 1
-            last = (args.shard_id + 1) * total // args.num_shards
-        with atomic_write(args.output_file) as out:
-            chunk, sounds, number, words = [], [], 0, 0
-            for number, line in read_lines(args.input_file):
-                if not first <= number <= last:
-                    continue
-                chunk.append(line)
-                sounds.append(audio[number - 1] if audio and number <= len(audio) else None)
-                words += len(line.split())
-                if words >= args.chunk_words:
-                    lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
-                    lines_in += len(chunk)
-                    chunk, sounds, words = [], [], 0
-            if chunk:
-                lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
-                lines_in += len(chunk)
-            if audio is not None and len(audio) != number:
-                raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has {number}: "
-                                 "one audio line per input line (an empty line for none)")
-    except InputError as err:
+        audio = read_audio(args, punctuator)
+        lines_in, lines_out = restore(args, punctuator, audio)
+    except (InputError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     print(f"{lines_in} lines in, {lines_out} lines out -> {args.output_file}", file=sys.stderr)

@@ -13,18 +13,22 @@ import argparse
 import json
 import sys
 
+from gector_punct.model import ModelConfig
 from gector_punct.trainer import TrainOptions, train
 
-D = TrainOptions()
+D, M = TrainOptions(), ModelConfig()
+MODEL_DEFAULT = "for a new model; with --init_model, that model's"
 FLAGS = [
     ("--train_set", str, "preprocessed training file (utils/preprocess_data.py output)"),
     ("--dev_set", str, "preprocessed dev file; the best checkpoint is chosen by its F1"),
     ("--model_dir", str, "output folder: best/, last/, metrics.jsonl"),
-    ("--transformer_model", str, f"encoder: hub name, local folder or installed package alias (default {D.transformer_model})"),
-    ("--special_tokens_fix", int, "1: add $START as a new special token before each window and resize the embeddings"),
-    ("--max_len", int, f"subwords per encoder window, special tokens included; longer texts are windowed (default {D.max_len})"),
-    ("--pieces_per_token", int, f"subwords kept per word (default {D.pieces_per_token})"),
-    ("--window_overlap", int, "subwords shared by neighbouring windows of a long text (default max_len/8)"),
+    ("--transformer_model", str, f"encoder: hub name, local folder or installed package alias (default {M.transformer_model})"),
+    ("--special_tokens_fix", int, f"1: add $START as a new special token before each window and resize the embeddings "
+                                  f"(default {M.special_tokens_fix})"),
+    ("--max_len", int, "subwords per encoder window, special tokens included; longer texts are windowed "
+                       f"(default {M.max_len} {MODEL_DEFAULT})"),
+    ("--pieces_per_token", int, f"subwords kept per word (default {M.pieces_per_token} {MODEL_DEFAULT})"),
+    ("--window_overlap", int, f"subwords shared by neighbouring windows of a long text (default max_len/8 {MODEL_DEFAULT})"),
     ("--tn_prob", float, f"probability of keeping an instance whose tags are all $KEEP (default {D.tn_prob})"),
     ("--targets", int, "1: also train on the restored targets as all-$KEEP instances (kept with --tn_prob)"),
     ("--batch_size", int, f"windows per batch, over all processes under torchrun (default {D.batch_size})"),
@@ -35,13 +39,14 @@ FLAGS = [
     ("--lr", float, f"peak learning rate after the cold epochs (default {D.lr})"),
     ("--warmup", float, f"fraction of updates for linear warm-up (default {D.warmup})"),
     ("--weight_decay", float, f"AdamW weight decay (default {D.weight_decay})"),
-    ("--dropout", float, f"dropout before the heads (default {D.dropout})"),
-    ("--label_smoothing", float, f"label smoothing of the cross-entropies (default {D.label_smoothing})"),
+    ("--dropout", float, f"dropout before the heads (default {M.dropout} {MODEL_DEFAULT})"),
+    ("--label_smoothing", float, f"label smoothing of the cross-entropies (default {M.label_smoothing} {MODEL_DEFAULT})"),
     ("--class_weight_power", float, "p > 0: weight each punctuation label's loss by (count of $KEEP / its count) ** p, "
                                    f"at most 10, so rare marks count more (default {D.class_weight_power}: unweighted)"),
     ("--train_layers", int, "train only the top N encoder layers (+ heads) and store only those: a small model folder"),
     ("--freeze_embeddings", int, "1: keep the encoder's embedding tables as pretrained"),
-    ("--store_dtype", str, "float32 or float16: precision of the saved weights (float16 halves the folder)"),
+    ("--store_dtype", str, f"float32 or float16: precision of the saved best/ weights, float16 halves the folder "
+                           f"(default {M.store_dtype} {MODEL_DEFAULT})"),
     ("--patience", int, f"stop after this many epochs without a better dev F1 (default {D.patience})"),
     ("--updates_per_epoch", int, "optimizer updates per epoch (0: one pass over the data)"),
     ("--min_count", int, f"labels seen fewer times are left out of the vocabulary (default {D.min_count})"),
@@ -49,7 +54,8 @@ FLAGS = [
     ("--resume", int, "1: continue from model_dir/last if it exists"),
     ("--skip_bad", int, "1: skip (and count) malformed lines instead of stopping"),
     ("--device", str, "cpu, cuda, cuda:1 ... (default: cuda when available)"),
-    ("--init_model", str, "start from this trained model folder (e.g. models/default_en): its vocabulary, encoder and heads"),
+    ("--init_model", str, "start from this trained model folder (e.g. models/default_en): its vocabulary, encoder, heads "
+                          "and settings; window, dropout, smoothing and storage flags given here replace its own"),
     ("--acoustic", json.loads, "UniPunc audio model: JSON of acoustic settings, e.g. '{\"extractor\": \"fbank\"}' "
                                "(keys and defaults: gector_punct/acoustic.py DEFAULTS; default: a text-only model)"),
     ("--audio_cache", str, "folder for cached acoustic features, reused by later epochs and runs (default: in memory)"),

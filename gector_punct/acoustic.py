@@ -12,7 +12,7 @@ embeddings, or the learnable virtual embedding for a sample with no audio.
 * ``DownSampler``: stacked 1-D convolutions (UniPunc: 2 layers, kernel 15, stride 5). Padded frames are
   zeroed before each convolution and valid lengths recomputed after it, so a sample's output does not
   depend on how much padding its batch adds.
-* ``AcousticAssistant(settings, text_hidden)``: the three above + ``virtual`` (``virtual_length`` x ``dim``
+* ``AcousticAssistant(settings)``: an extractor, a down-sampler + ``virtual`` (``virtual_length`` x ``dim``
   learnable rows). ``forward(audio, audio_lengths, has_audio) -> (memory (B, M, dim), memory_mask (B, M),
   memory_positions (B, M))``: rows of samples without audio are the virtual embedding. ``audio`` is the
   extractor's *output* when the extractor is frozen (so features can be computed once and cached) and raw
@@ -30,7 +30,7 @@ import torch
 from torch import nn
 
 from .audio import SAMPLE_RATE
-from .encoding import quiet_transformers
+from .runtime import quiet_transformers
 
 DEFAULTS = {"extractor": "fbank", "extractor_model": None, "extractor_config": None, "freeze_extractor": True,
             "n_mels": 80, "dim": 128, "kernel": 15, "strides": [5, 5], "virtual_length": 5, "layers": 2,
@@ -48,7 +48,7 @@ def settings_of(config: dict | None) -> dict:
 
 def resolve_speech_encoder(name: str) -> str:
     """A folder as it is; else a folder of that name under $GECTOR_PUNCT_ENCODERS (default
-    ~/.cache/punct-encoders, where /work/shared/tools/encoders/prepare.sh writes); else a hub name."""
+    ~/.cache/punct-encoders); else a hub name."""
     if os.path.isdir(name):
         return name
     root = os.environ.get(ENCODERS_ENV) or os.path.join(os.path.expanduser("~"), ".cache", "punct-encoders")

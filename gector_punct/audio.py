@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import tempfile
 from dataclasses import dataclass
 
@@ -92,21 +93,28 @@ def check_audio(spec: AudioSpec) -> None:
         raise AudioError(f"{spec}: no audio samples (empty file or range)")
 
 
-def check_audio_list(specs: list[AudioSpec | None], list_path: str, skip_bad: bool, lines=None) -> list[str]:
-    """Check the audio of ``lines`` (1-based list lines; default all) before any work starts. A bad file
-    raises ``AudioError`` naming ``list_path:line``; with ``skip_bad`` its entry becomes None instead.
-    Returns the messages of the dropped entries."""
-    dropped = []
+def bad_audio(origin: str, err: AudioError, skip_bad: bool) -> None:
+    """The one policy for audio that cannot be used, wherever it is found: stop with an ``AudioError``
+    naming where it was listed (``origin``: ``list:line``), or, with ``skip_bad``, warn on stderr and let
+    the caller go on with the line's text alone."""
+    if not skip_bad:
+        raise AudioError(f"{origin}: {err}") from None
+    print(f"warning: {origin}: {err}; the line is used without audio", file=sys.stderr)
+
+
+def check_audio_list(specs: list[AudioSpec | None], list_path: str, skip_bad: bool, lines=None) -> int:
+    """Check the audio of ``lines`` (1-based list lines; default all) before any work starts; a bad entry
+    goes to ``bad_audio`` and, when skipped, becomes None. Returns the number of entries dropped."""
+    dropped = 0
     for number in lines if lines is not None else range(1, len(specs) + 1):
         if specs[number - 1] is None:
             continue
         try:
             check_audio(specs[number - 1])
         except AudioError as err:
-            if not skip_bad:
-                raise AudioError(f"{list_path}:{number}: {err}") from None
-            dropped.append(f"{list_path}:{number}: {err}")
+            bad_audio(f"{list_path}:{number}", err, skip_bad)
             specs[number - 1] = None
+            dropped += 1
     return dropped
 
 

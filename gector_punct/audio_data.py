@@ -14,12 +14,17 @@ fraction (``bootstrapper.text_fractions``). Every window of a long line gets the
 """
 from __future__ import annotations
 
-import sys
-
 import torch
 
 from .acoustic import AcousticAssistant
-from .audio import AudioError, AudioSpec, FeatureCache, check_audio, load_audio
+from .audio import (
+    AudioError,
+    AudioSpec,
+    FeatureCache,
+    bad_audio,
+    check_audio,
+    load_audio,
+)
 from .encoding import Window
 
 
@@ -39,9 +44,7 @@ class AudioLines:
         return self.specs[line] is not None
 
     def _fail(self, line: int, err: AudioError) -> None:
-        if not self.skip_bad:
-            raise AudioError(f"{self.origins[line]}: {err}") from None
-        print(f"warning: {self.origins[line]}: {err}; the line is used without audio", file=sys.stderr)
+        bad_audio(self.origins[line], err, self.skip_bad)
         self.specs[line] = None
         self.skipped += 1
 

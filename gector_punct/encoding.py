@@ -2,13 +2,15 @@
 
 * ``resolve_encoder(name)``: a hub name, a local folder, or an installed encoder package's alias -> what
   ``from_pretrained`` takes.
-* ``TextEncoder(tokenizer, max_len, pieces_per_token, window_overlap)``:
+* ``TextEncoder(tokenizer, max_len, pieces_per_token, window_overlap)`` (built from a model's config by
+  ``Seq2Labels.text_encoder()``, so training and prediction window alike):
   ``encode_lines(list of word lists) -> list of Window``. Every word gets at least one subword (a word the
   tokenizer turns into nothing becomes ``[UNK]``) and at most ``pieces_per_token``; the tagger reads the
   first subword of each word. A line longer than one window is cut into windows that overlap by
   ``window_overlap`` subwords, and each word is *owned* by exactly one window: the one where it has the
   most context on both sides. Only owners' predictions (and losses) count, so nothing is seen twice.
-* ``WindowedBatcher``: windows -> padded tensor batches (length-sorted, original order restorable).
+* ``collate(windows, pad_id, labels)``: some windows -> one padded tensor batch (training takes its own
+  batches); ``WindowedBatcher``: all windows -> length-sorted batches of them (prediction).
 """
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import torch
+
+from .runtime import quiet_transformers
+from .vocabulary import HEADS, IGNORE
 
 START_TOKEN = "$START"
 # Encoders that ship inside pip packages, usable offline by these names.
@@ -39,14 +44,6 @@ def resolve_encoder(name: str) -> str:
             raise FileNotFoundError(f"encoder {name!r} needs the pip package {package.replace('_', '-')}")
         return os.path.join(list(spec.submodule_search_locations)[0], sub)
     return name  # a hub name: transformers resolves it (from its cache when offline)
-
-
-def quiet_transformers() -> None:
-    """transformers' per-weight loading bars and notes drown our own output."""
-    from transformers.utils import logging
-
-    logging.set_verbosity_error()
-    logging.disable_progress_bar()
 
 
 def load_tokenizer(name_or_path: str, special_tokens_fix: int = 0):
@@ -117,7 +114,7 @@ def assign_owners(spans: list[tuple[int, int]], piece_counts: list[int]) -> list
 
 
 class TextEncoder:
-    def __init__(self, tokenizer, max_len: int = 256, pieces_per_token: int = 5, window_overlap: int | None = None):
+    def __init__(self, tokenizer, max_len: int, pieces_per_token: int, window_overlap: int | None = None):
         self.tokenizer = tokenizer
         self.pieces_per_token = pieces_per_token
         # The special tokens around a text, read off the tokenizer itself (CLS/SEP, <s>/</s>, none ...).
@@ -170,16 +167,41 @@ class TextEncoder:
         return windows
 
 
+def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int, ...]]] | None = None
+            ) -> dict[str, torch.Tensor]:
+    """Padded tensors of these windows: ``input_ids``, ``attention_mask``, ``word_starts``, ``word_mask``
+    (padded words are False) and, with ``labels`` (per window, per word: one index per head in ``HEADS``
+    order), each head's ``target_key`` tensor, IGNORE where the window does not own the word."""
+    n_tok = max(len(w.input_ids) for w in windows)
+    n_words = max(len(w.word_starts) for w in windows)
+    input_ids = torch.full((len(windows), n_tok), pad_id, dtype=torch.long)
+    attention = torch.zeros((len(windows), n_tok), dtype=torch.long)
+    starts = torch.zeros((len(windows), n_words), dtype=torch.long)
+    word_mask = torch.zeros((len(windows), n_words), dtype=torch.bool)
+    for row, w in enumerate(windows):
+        input_ids[row, : len(w.input_ids)] = torch.tensor(w.input_ids)
+        attention[row, : len(w.input_ids)] = 1
+        starts[row, : len(w.word_starts)] = torch.tensor(w.word_starts)
+        word_mask[row, : len(w.word_starts)] = True
+    out = {"input_ids": input_ids, "attention_mask": attention, "word_starts": starts, "word_mask": word_mask}
+    if labels is not None:
+        target = torch.full((len(HEADS), len(windows), n_words), IGNORE, dtype=torch.long)
+        for row, (w, window_labels) in enumerate(zip(windows, labels)):
+            for j, (owned, indices) in enumerate(zip(w.owned, window_labels)):
+                if owned:
+                    target[:, row, j] = torch.tensor(indices)
+        out.update({head.target_key: target[k] for k, head in enumerate(HEADS)})
+    return out
+
+
 class WindowedBatcher:
     """Batches of at most ``batch_size`` windows and ``max_tokens`` padded subwords, similar lengths together.
 
-    Iterating yields ``(indices, tensors)``: the positions of the batch's windows in the given list, and a
-    dict with ``input_ids``, ``attention_mask``, ``word_starts``, ``word_mask`` (padded words are False) and,
-    when ``labels`` (per window, per word: a tuple of label indices) are given, ``labels``, ``case_labels``
-    and ``d_labels`` with -100 for words the window does not own."""
+    Iterating yields ``(indices, tensors)``: the positions of the batch's windows in the given list, and
+    their ``collate`` tensors."""
 
     def __init__(self, windows: list[Window], batch_size: int = 32, max_tokens: int | None = None,
-                 pad_id: int = 0, labels: list[list[tuple[int, int, int]]] | None = None, sort: bool = True):
+                 pad_id: int = 0, labels: list[list[tuple[int, ...]]] | None = None, sort: bool = True):
         self.windows, self.labels, self.pad_id = windows, labels, pad_id
         order = list(range(len(windows)))
         if sort:
@@ -201,27 +223,5 @@ class WindowedBatcher:
 
     def __iter__(self) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
         for batch in self.batches:
-            yield batch, self.collate(batch)
-
-    def collate(self, batch: list[int]) -> dict[str, torch.Tensor]:
-        windows = [self.windows[i] for i in batch]
-        n_tok = max(len(w.input_ids) for w in windows)
-        n_words = max(len(w.word_starts) for w in windows)
-        input_ids = torch.full((len(windows), n_tok), self.pad_id, dtype=torch.long)
-        attention = torch.zeros((len(windows), n_tok), dtype=torch.long)
-        starts = torch.zeros((len(windows), n_words), dtype=torch.long)
-        word_mask = torch.zeros((len(windows), n_words), dtype=torch.bool)
-        for row, w in enumerate(windows):
-            input_ids[row, : len(w.input_ids)] = torch.tensor(w.input_ids)
-            attention[row, : len(w.input_ids)] = 1
-            starts[row, : len(w.word_starts)] = torch.tensor(w.word_starts)
-            word_mask[row, : len(w.word_starts)] = True
-        out = {"input_ids": input_ids, "attention_mask": attention, "word_starts": starts, "word_mask": word_mask}
-        if self.labels is not None:
-            target = torch.full((3, len(windows), n_words), -100, dtype=torch.long)
-            for row, (i, w) in enumerate(zip(batch, windows)):
-                for j, (owned, triple) in enumerate(zip(w.owned, self.labels[i])):
-                    if owned:
-                        target[:, row, j] = torch.tensor(triple)
-            out.update(labels=target[0], case_labels=target[1], d_labels=target[2])
-        return out
+            labels = [self.labels[i] for i in batch] if self.labels is not None else None
+            yield batch, collate([self.windows[i] for i in batch], self.pad_id, labels)

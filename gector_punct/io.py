@@ -33,9 +33,10 @@ def read_lines(path: str) -> Iterator[tuple[int, str]]:
             stream.close()
 
 
-def read_all_lines(path: str, allow_empty_file: bool = False) -> list[str]:
+def read_all_lines(path: str) -> list[str]:
+    """Every line of a file; an empty file raises ``InputError`` (there is nothing to work on)."""
     lines = [text for _, text in read_lines(path)]
-    if not lines and not allow_empty_file:
+    if not lines:
         raise InputError(f"{path}: the file is empty")
     return lines
 

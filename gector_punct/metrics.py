@@ -23,7 +23,6 @@ IWSLT_MAP = {",": "COMMA", ".": "PERIOD", "?": "QUESTION", "!": "PERIOD", ";": "
              "-": "COMMA", "—": "COMMA", "–": "COMMA", "…": "PERIOD", "，": "COMMA", "、": "COMMA",
              "。": "PERIOD", "？": "QUESTION", "！": "PERIOD", "；": "PERIOD", "：": "COMMA"}
 IWSLT_CLASSES = ("COMMA", "PERIOD", "QUESTION")
-TSV_LABELS = {"O", "COMMA", "PERIOD", "QUESTION", "EXCLAMATION", "COLON", "SEMICOLON"}
 
 
 @dataclass(frozen=True)

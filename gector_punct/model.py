@@ -1,32 +1,28 @@
-"""The Seq2Labels tagger: encoder -> first subword of each word -> dropout -> three heads.
+"""The Seq2Labels tagger: encoder -> first subword of each word -> dropout -> one linear head per ``HEADS``.
 
-``Seq2Labels.forward(input_ids, attention_mask, word_starts, word_mask[, labels, case_labels, d_labels])``
-returns a dict with per-word ``logits_labels`` / ``logits_case`` / ``logits_d`` (batch x words x classes),
-their softmaxes ``probs_labels`` / ``probs_case`` / ``probs_d``, and, when labels are given, ``loss``: the
-sum of the three cross-entropies, each averaged over the words whose label is known (-100 is skipped, so
-an uncased corpus teaches nothing about case; ``class_weights``, set by the trainer, weights the classes),
-with its parts ``loss_sums`` / ``loss_counts`` (per head: summed cross-entropy, known words or their summed
-weights) so that distributed training can average over the global batch. The heads are GECToR's:
-``labels`` (punctuation/deletion edit), ``d_tags`` (detection: CORRECT / INCORRECT), plus ``case_tags``
-(case edit) so that a word keeps both its case and its punctuation edit.
+``forward(input_ids, attention_mask, word_starts, word_mask, **targets)`` returns, per head, its
+``logits_key`` / ``probs_key`` tensors (batch x words x labels). Given each head's ``target_key`` tensor it
+also returns ``loss``: the sum over heads of the cross-entropy averaged over the words whose label is known
+(IGNORE is skipped, so an uncased corpus teaches nothing about case), and its parts ``loss_sums`` /
+``loss_counts`` (per head: summed cross-entropy, and known words or their summed class weights) so that
+distributed training can average over the global batch.
 
-``save(dir)`` writes ``config.json``, ``model.safetensors``, ``tokenizer/`` and ``vocabulary/``;
-``Seq2Labels.load(dir)`` reads them with no network and no unpickling. A *partial* folder (``--train_layers``
-or ``lowrank``) stores only what training changed; the rest loads from the pretrained ``transformer_model``;
-``store_dtype: float16`` in the config stores them at half size (loading casts back to float32), and
-``save(dir, lowrank=r)`` stores each fine-tuned encoder matrix as a rank-r delta over the pretrained one.
+Settings live in ``ModelConfig`` (with the decoding defaults, ``DecodeConfig``), saved flat in
+``config.json``. A model folder holds ``config.json``, ``model.safetensors``, ``tokenizer/`` and
+``vocabulary/``; ``load`` reads it with no network and no unpickling. A *partial* folder (``--train_layers``
+or ``lowrank``) stores only what training changed; the rest loads from the pretrained
+``transformer_model``. A frozen pretrained speech encoder (UniPunc) is never stored either.
 
-UniPunc (audio): a config with ``acoustic`` settings (see ``acoustic.DEFAULTS``; ``add_acoustic`` adds them
-to a text model) puts an acoustic assistant and a coordinate bootstrapper between the encoder and the heads.
-``forward`` then also takes ``acoustic`` / ``acoustic_lengths`` / ``has_audio`` / ``text_positions`` (from
-``audio_data.AudioLines.batch``); a window with no audio gets the virtual embedding. A frozen pretrained
-speech encoder is never stored: it loads from its folder (``extractor_model``) like the text encoder.
+UniPunc (audio): ``acoustic`` settings (``acoustic.DEFAULTS``) put an acoustic assistant and a coordinate
+bootstrapper between the encoder and the heads; ``forward`` then also takes ``acoustic`` /
+``acoustic_lengths`` / ``has_audio`` / ``text_positions`` (``audio_data.AudioLines.batch``).
 """
 from __future__ import annotations
 
 import json
 import os
 import tempfile
+from dataclasses import asdict, dataclass, field, fields, replace
 
 import torch
 import torch.nn.functional as F
@@ -35,40 +31,131 @@ from torch import nn
 
 from .acoustic import AcousticAssistant, settings_of
 from .bootstrapper import CoordinateBootstrapper
-from .encoding import load_tokenizer, quiet_transformers, resolve_encoder
+from .encoding import DEFAULT_ENCODER, TextEncoder, load_tokenizer, resolve_encoder
 from .io import atomic_write, replace_dir
-from .vocabulary import IGNORE, Vocabulary
+from .runtime import quiet_transformers
+from .vocabulary import HEADS, IGNORE, Vocabulary
 
 FORMAT = "gector-punct/1"
-HEADS = (("labels", "labels"), ("case", "case_tags"), ("d", "d_tags"))
+STORAGE_KEYS = ("format", "partial", "lowrank")  # how config.json's folder stores the weights, not settings
 LOWRANK_A, LOWRANK_B = ".lowrank_A", ".lowrank_B"
 
 
+@dataclass(frozen=True)
+class DecodeConfig:
+    """GECToR's decoding knobs: ``additional_confidence`` is added to the ``$KEEP`` probability of the
+    punctuation head and ``case_confidence`` to that of the case head (None: the same value); a line whose
+    words all have an error probability below ``min_error_probability`` stays as it is, and so does any
+    edit less probable than that."""
+
+    additional_confidence: float = 0.0
+    min_error_probability: float = 0.0
+    case_confidence: float | None = None
+
+    @classmethod
+    def neutral(cls) -> DecodeConfig:
+        """Plain argmax decoding: what dev scoring during training and compression compares models by."""
+        return cls(0.0, 0.0, 0.0)
+
+    def overridden(self, **values: float | None) -> DecodeConfig:
+        """This config with the values that are not None replaced (command-line flags over model defaults)."""
+        return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+    @property
+    def case_bias(self) -> float:
+        return self.additional_confidence if self.case_confidence is None else self.case_confidence
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Every setting of a tagger, saved in its folder. Windowing (``max_len`` subwords per window, special
+    tokens included; ``pieces_per_token``; ``window_overlap``, None: a budget/8) and the training-time
+    ``dropout`` / ``label_smoothing`` / ``store_dtype`` may change after creation (``Seq2Labels.adjust``);
+    the encoder (``transformer_model``; ``encoder_config``: a randomly initialised encoder of this
+    transformers config instead of pretrained weights), ``special_tokens_fix`` and an existing ``acoustic``
+    part may not."""
+
+    transformer_model: str = DEFAULT_ENCODER
+    encoder_config: dict | None = None
+    special_tokens_fix: int = 0
+    max_len: int = 128
+    pieces_per_token: int = 5
+    window_overlap: int | None = None
+    dropout: float = 0.1
+    label_smoothing: float = 0.0
+    store_dtype: str = "float32"
+    acoustic: dict | None = None
+    decode: DecodeConfig = field(default_factory=DecodeConfig)
+
+    ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype")
+
+    def to_json(self) -> dict:
+        values = asdict(self)
+        values.update(values.pop("decode"))
+        return values
+
+    @classmethod
+    def from_json(cls, values: dict, origin: str = "config") -> ModelConfig:
+        values = {k: v for k, v in values.items() if k not in STORAGE_KEYS}
+        decode_names = {f.name for f in fields(DecodeConfig)}
+        known = {f.name for f in fields(cls)} - {"decode"}
+        unknown = set(values) - known - decode_names
+        if unknown:
+            raise ValueError(f"{origin}: unknown settings {sorted(unknown)}")
+        decode = DecodeConfig(**{k: v for k, v in values.items() if k in decode_names})
+        return cls(decode=decode, **{k: v for k, v in values.items() if k in known})
+
+
 class Seq2Labels(nn.Module):
-    def __init__(self, encoder: nn.Module, vocab: Vocabulary, tokenizer, config: dict):
+    def __init__(self, encoder: nn.Module, vocab: Vocabulary, tokenizer, config: ModelConfig):
         super().__init__()
-        self.encoder, self.vocab, self.tokenizer = encoder, vocab, tokenizer
-        self.config = dict(config)
+        self.encoder, self.vocab, self.tokenizer, self.config = encoder, vocab, tokenizer, config
         hidden = encoder.config.hidden_size
-        self.dropout = nn.Dropout(self.config.get("dropout", 0.1))
-        self.heads = nn.ModuleDict({name: nn.Linear(hidden, vocab.size(ns)) for name, ns in HEADS})
-        self.label_smoothing = self.config.get("label_smoothing", 0.0)
-        self.class_weights: dict[str, torch.Tensor] = {}  # head -> cross-entropy weight per class (training only)
+        self.dropout = nn.Dropout(config.dropout)
+        self.heads = nn.ModuleDict({h.name: nn.Linear(hidden, vocab.size(h.namespace)) for h in HEADS})
+        self.class_weights: dict[str, torch.Tensor] = {}  # head name -> cross-entropy weight per label (training)
         self.stored_keys: set[str] | None = None  # None: store everything
         self.acoustic = self.bootstrapper = None
-        if self.config.get("acoustic"):
-            self.add_acoustic(self.config["acoustic"])
+        if config.acoustic:
+            self.add_acoustic(config.acoustic)
 
     def add_acoustic(self, settings: dict) -> None:
         """Make this a UniPunc tagger. The new bootstrapper starts as the identity (zero output projections),
         so until it is trained the tagger predicts exactly as the text model it was added to."""
         s = settings_of(settings)
-        self.config["acoustic"] = dict(settings)
+        self.config = replace(self.config, acoustic=dict(settings))
         self.acoustic = AcousticAssistant(s)
         self.bootstrapper = CoordinateBootstrapper(self.encoder.config.hidden_size, s["dim"], s["layers"], s["heads"],
                                                    s["attention_dim"], s["dropout"], s["positions"])
         if self.stored_keys is not None:
             self.stored_keys |= {k for k in self.state_dict() if k.startswith(("acoustic.", "bootstrapper."))}
+
+    def adjust(self, **settings) -> None:
+        """Apply settings to an existing model (``--init_model``): the ``ModelConfig.ADJUSTABLE`` ones
+        change, ``acoustic`` is added to a text model; any other setting that differs raises ValueError."""
+        if settings.get("acoustic") is not None and self.acoustic is None:
+            self.add_acoustic(settings["acoustic"])
+        current = self.config.to_json()
+        fixed = sorted(k for k, v in settings.items() if k not in ModelConfig.ADJUSTABLE and not _same(k, current[k], v))
+        if fixed:
+            raise ValueError("a trained model's " + ", ".join(f"{k} ({current[k]!r}, asked {settings[k]!r})" for k in fixed)
+                             + " cannot change; leave the option out or train a new model")
+        self.config = replace(self.config, **{k: v for k, v in settings.items() if k in ModelConfig.ADJUSTABLE})
+        self.dropout.p = self.config.dropout
+
+    def text_encoder(self, max_len: int | None = None) -> TextEncoder:
+        """Words -> windows as this model reads them (``max_len`` overrides the model's window size)."""
+        c = self.config
+        return TextEncoder(self.tokenizer, max_len or c.max_len, c.pieces_per_token, c.window_overlap)
+
+    def input_embedding_key(self) -> str:
+        """The state-dict key of the encoder's word-embedding table (its name differs between encoders)."""
+        table = self.encoder.get_input_embeddings().weight
+        return next(f"encoder.{name}" for name, p in self.encoder.named_parameters() if p is table)
+
+    @property
+    def pad_id(self) -> int:
+        return self.tokenizer.pad_token_id or 0
 
     def _external(self, key: str) -> bool:
         """A frozen pretrained speech encoder's weight: loaded from its own folder, never stored."""
@@ -76,25 +163,21 @@ class Seq2Labels(nn.Module):
                 and not self.acoustic.settings["extractor_config"])
 
     @classmethod
-    def create(cls, transformer_model: str, vocab: Vocabulary, special_tokens_fix: int = 0,
-               encoder_config: dict | None = None, **config) -> "Seq2Labels":
-        """A new tagger on a pretrained encoder (or, with ``encoder_config``, a randomly initialised one)."""
+    def create(cls, vocab: Vocabulary, config: ModelConfig) -> Seq2Labels:
+        """A new tagger on the pretrained encoder (or, with ``encoder_config``, a randomly initialised one)."""
         from transformers import AutoConfig, AutoModel
 
         quiet_transformers()
-        tokenizer = load_tokenizer(transformer_model, special_tokens_fix)
-        if encoder_config is not None:
-            encoder = AutoModel.from_config(AutoConfig.for_model(**encoder_config))
+        tokenizer = load_tokenizer(config.transformer_model, config.special_tokens_fix)
+        if config.encoder_config is not None:
+            encoder = AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
         else:
-            encoder = AutoModel.from_pretrained(resolve_encoder(transformer_model))
-        if len(tokenizer) > encoder.get_input_embeddings().num_embeddings:
-            encoder.resize_token_embeddings(len(tokenizer))
-        config.update(transformer_model=transformer_model, special_tokens_fix=special_tokens_fix)
+            encoder = AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
+        _fit_embeddings(encoder, tokenizer)
         return cls(encoder, vocab, tokenizer, config)
 
-    def forward(self, input_ids, attention_mask, word_starts, word_mask, labels=None, case_labels=None,
-                d_labels=None, acoustic=None, acoustic_lengths=None, has_audio=None,
-                text_positions=None) -> dict[str, torch.Tensor]:
+    def forward(self, input_ids, attention_mask, word_starts, word_mask, acoustic=None, acoustic_lengths=None,
+                has_audio=None, text_positions=None, **targets) -> dict[str, torch.Tensor]:
         hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
         if self.bootstrapper is not None:
             if text_positions is None:
@@ -106,15 +189,16 @@ class Seq2Labels(nn.Module):
                                        memory_positions)
         index = word_starts.unsqueeze(-1).expand(-1, -1, hidden.size(-1))
         words = self.dropout(hidden.gather(1, index))
+        unknown = set(targets) - {h.target_key for h in HEADS}
+        if unknown:
+            raise TypeError(f"unexpected inputs {sorted(unknown)}")
         out: dict[str, torch.Tensor] = {}
-        for name, _ in HEADS:
-            logits = self.heads[name](words).float()
-            out[f"logits_{name}"] = logits
-            out[f"probs_{name}"] = logits.softmax(-1)
-        if labels is not None:
-            targets = {"labels": labels, "case": case_labels, "d": d_labels}
-            parts = [self._loss_sum(out[f"logits_{n}"], targets[n], word_mask, self.class_weights.get(n))
-                     for n, _ in HEADS]
+        for head in HEADS:
+            logits = self.heads[head.name](words).float()
+            out[head.logits_key], out[head.probs_key] = logits, logits.softmax(-1)
+        if targets:
+            parts = [self._loss_sum(out[h.logits_key], targets[h.target_key], word_mask, self.class_weights.get(h.name))
+                     for h in HEADS]
             out["loss_sums"] = torch.stack([total for total, _ in parts])
             out["loss_counts"] = torch.stack([known for _, known in parts])
             out["loss"] = (out["loss_sums"] / out["loss_counts"].clamp(min=1)).sum()
@@ -126,7 +210,7 @@ class Seq2Labels(nn.Module):
         weights, so that sum / normaliser is the weighted mean PyTorch's reduction="mean" would give."""
         target = target.masked_fill(~word_mask, IGNORE)
         total = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="sum",
-                                label_smoothing=self.label_smoothing, weight=weight)
+                                label_smoothing=self.config.label_smoothing, weight=weight)
         known = target != IGNORE
         if weight is None:
             return total, known.sum().to(total.dtype)
@@ -135,73 +219,68 @@ class Seq2Labels(nn.Module):
     # ---- files ------------------------------------------------------------------------------------
 
     def save(self, directory: str, store_dtype: str | None = None, lowrank: int | None = None) -> None:
-        """Write the model folder atomically (a temporary folder renamed into place). With ``lowrank``,
-        each changed encoder matrix is stored as a rank-``lowrank`` delta over the pretrained encoder."""
+        """Write the model folder atomically (a temporary folder renamed into place), weights in
+        ``store_dtype`` (default: the config's). With ``lowrank``, each changed encoder matrix is stored as
+        a rank-``lowrank`` delta over the pretrained encoder."""
         parent = os.path.dirname(os.path.abspath(directory))
         os.makedirs(parent, exist_ok=True)
         tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(directory)}.")
         os.chmod(tmp, 0o755)
-        dtype = getattr(torch, store_dtype or self.config.get("store_dtype", "float32"))  # float16 halves a shipped model
+        dtype = getattr(torch, store_dtype or self.config.store_dtype)
         if lowrank:
             state = self._lowrank_state(lowrank)
         else:
             state = {k: v for k, v in self.state_dict().items() if self.stored_keys is None or k in self.stored_keys}
-        state = {k: v for k, v in state.items() if not self._external(k)}
-        state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous() for k, v in state.items()}
+        state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
+                 for k, v in state.items() if not self._external(k)}
         save_file(state, os.path.join(tmp, "model.safetensors"))
-        config = dict(self.config, format=FORMAT, encoder_config=self.encoder.config.to_dict(),
-                      partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
-        with atomic_write(os.path.join(tmp, "config.json")) as out:
-            json.dump(config, out, indent=2, sort_keys=True, default=str)
+        config = replace(self.config, encoder_config=self.encoder.config.to_dict())
+        _write_config(tmp, config, partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
         self.tokenizer.save_pretrained(os.path.join(tmp, "tokenizer"))
         self.vocab.save(os.path.join(tmp, "vocabulary"))
         replace_dir(tmp, directory)
 
     @classmethod
-    def load(cls, directory: str, vocab_path: str | None = None, device: str | torch.device = "cpu") -> "Seq2Labels":
+    def load(cls, directory: str, vocab_path: str | None = None, device: str | torch.device = "cpu") -> Seq2Labels:
+        """A model folder (or a training folder: its ``best/``) -> the model, in eval mode on ``device``."""
         from transformers import AutoConfig, AutoModel
 
         quiet_transformers()
         if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
-            directory = os.path.join(directory, "best")  # a training folder: take its best checkpoint
-        with open(os.path.join(directory, "config.json"), encoding="utf-8") as f:
-            config = json.load(f)
-        if config.get("format") != FORMAT:
-            raise ValueError(f"{directory}: not a gector-punct model folder (format {config.get('format')!r})")
-        encoder_config = dict(config.pop("encoder_config"))
-        partial = config.pop("partial", False)
-        config.pop("format")
-        if partial:  # the unchanged parameters come from the installed encoder
-            encoder = AutoModel.from_pretrained(resolve_encoder(config["transformer_model"]))
+            directory = os.path.join(directory, "best")
+        config, storage = _read_config(directory)
+        if storage.get("partial"):  # the unchanged parameters come from the installed encoder
+            encoder = AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
         else:
-            model_type = encoder_config.pop("model_type")
-            encoder = AutoModel.from_config(AutoConfig.for_model(model_type, **encoder_config))
+            encoder = AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
         tokenizer = load_tokenizer(os.path.join(directory, "tokenizer"))
-        if len(tokenizer) != encoder.get_input_embeddings().num_embeddings:
-            encoder.resize_token_embeddings(len(tokenizer))
+        _fit_embeddings(encoder, tokenizer)
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
         model = cls(encoder, vocab, tokenizer, config)
+        model._load_weights(directory, bool(storage.get("partial")))
+        return model.to(device).eval()
+
+    def _load_weights(self, directory: str, partial: bool) -> None:
         state = load_file(os.path.join(directory, "model.safetensors"))
-        own = model.state_dict()
+        own = self.state_dict()
         for key in [k for k in state if k.endswith(LOWRANK_A)]:  # base weight + A @ B
             name = key[: -len(LOWRANK_A)]
             delta = state.pop(key).float() @ state.pop(name + LOWRANK_B).float()
             state[name] = own[name] + delta
-        missing, unexpected = model.load_state_dict(state, strict=False)
-        missing = [k for k in missing if not model._external(k)]
+        missing, unexpected = self.load_state_dict(state, strict=False)
+        missing = [k for k in missing if not self._external(k)]
         if unexpected or (missing and not partial):
             raise ValueError(f"{directory}: weights do not match the model (missing {missing[:5]}, "
                              f"unexpected {unexpected[:5]})")
         if partial:
-            model.stored_keys = set(state)
-        return model.to(device).eval()
+            self.stored_keys = set(state)
 
     def _lowrank_state(self, rank: int) -> dict[str, torch.Tensor]:
         """Heads as they are; encoder parameters that differ from the pretrained encoder as low-rank
         deltas (matrices, by truncated SVD) or in full (vectors); unchanged ones not at all."""
         from transformers import AutoModel
 
-        base = AutoModel.from_pretrained(resolve_encoder(self.config["transformer_model"])).state_dict()
+        base = AutoModel.from_pretrained(resolve_encoder(self.config.transformer_model)).state_dict()
         out = {}
         for key, value in self.state_dict().items():
             pretrained = base.get(key[len("encoder."):]) if key.startswith("encoder.") else None
@@ -231,3 +310,40 @@ def _in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:
         if part.isdigit() and ".layer." in f".{name}":
             return int(part) >= n_layers - k
     return "pooler" in name
+
+
+def _fit_embeddings(encoder: nn.Module, tokenizer) -> None:
+    """The one rule for the embedding table, at creation and at loading alike: grow it to hold every id of
+    the tokenizer (``$START`` of ``special_tokens_fix``), never shrink it. Hub encoders often have more rows
+    than their tokenizer has tokens (multilingual-e5-small: 250,037 for 250,002; tables padded to a
+    multiple of 8), and the stored weights keep the encoder's own size."""
+    if len(tokenizer) > encoder.get_input_embeddings().num_embeddings:
+        encoder.resize_token_embeddings(len(tokenizer))
+
+
+def _same(key: str, current, asked) -> bool:
+    if key == "acoustic":
+        return (current is None) == (asked is None) and (current is None or settings_of(current) == settings_of(asked))
+    return current == asked
+
+
+def _read_config(directory: str) -> tuple[ModelConfig, dict]:
+    """config.json -> (settings, storage facts: format, partial, lowrank)."""
+    path = os.path.join(directory, "config.json")
+    with open(path, encoding="utf-8") as f:
+        raw = json.load(f)
+    if raw.get("format") != FORMAT:
+        raise ValueError(f"{directory}: not a gector-punct model folder (format {raw.get('format')!r})")
+    return ModelConfig.from_json(raw, path), {k: raw.get(k) for k in STORAGE_KEYS}
+
+
+def _write_config(directory: str, config: ModelConfig, partial: bool, lowrank: int | None) -> None:
+    values = dict(config.to_json(), format=FORMAT, partial=partial, lowrank=lowrank)
+    with atomic_write(os.path.join(directory, "config.json")) as out:
+        json.dump(values, out, indent=2, sort_keys=True, default=str)
+
+
+def store_decode_defaults(directory: str, decode: DecodeConfig) -> None:
+    """Make ``decode`` the decoding defaults of a model folder (its config.json, rewritten atomically)."""
+    config, storage = _read_config(directory)
+    _write_config(directory, replace(config, decode=decode), bool(storage.get("partial")), storage.get("lowrank"))

@@ -7,11 +7,9 @@ as it is; any length works (long lines are windowed, see ``encoding``). The word
 except in case, or vanish when ``allow_delete`` is set and the model tags them ``$DELETE``.
 ``predict_tags(list of word lists) -> list of Tag lists`` is the same without writing text.
 
-Decoding, as in GECToR: ``additional_confidence`` is added to the ``$KEEP`` probability of the punctuation
-head and ``case_confidence`` (by default the same value) to that of the case head;
-a line whose highest detection probability (INCORRECT) is below ``min_error_probability`` is left alone, and
-so is any single edit whose probability is below it. A word that already carries marks at an edge gets no
-further marks there (so punctuated input is not punctuated twice).
+Decoding (``DecodeConfig``, as in GECToR): ``decode`` defaults to the first model's own settings; a word that
+already carries marks at an edge gets no further marks there (so punctuated input is not punctuated twice).
+``iteration_count`` > 1 tags again the lines that the previous pass changed.
 
 Audio (UniPunc models): ``predict(lines, audio)`` / ``predict_tags(word_lines, audio)`` take one audio per
 line (an ``AudioSpec``, a ``path`` or ``path:offset:frames`` string, or None); a line without audio, and
@@ -20,13 +18,11 @@ features on disk; ``skip_bad_audio`` predicts a line whose audio is missing or u
 (else ``AudioError``).
 
 ``quantize=True`` (CPU only) runs the encoders' linear layers in dynamic int8 (weights int8, activations
-quantised per batch). On this project's 2-core CPU it was no faster (1.04x) and cost the default model
-2-3 F1 points, so predict.py does not offer it; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize``
-measure both figures.
+quantised per batch); ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize`` measure
+what it gains in speed and costs in F1 (README).
 """
 from __future__ import annotations
 
-import contextlib
 import warnings
 
 import torch
@@ -35,25 +31,32 @@ from .audio import AudioSpec, parse_spec
 from .audio_data import AudioLines
 from .bootstrapper import text_fractions
 from .encoding import TextEncoder, WindowedBatcher
-from .model import Seq2Labels
-from .tags import DELETE, KEEP, SENTENCE_END, Tag, apply_case, punct_label, split_edges
+from .model import DecodeConfig, Seq2Labels
+from .runtime import autocast, pick_device
+from .tags import (
+    DELETE,
+    KEEP,
+    SENTENCE_END,
+    Tag,
+    punct_label,
+    split_edges,
+    written_words,
+)
+from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
+
+Probabilities = tuple[torch.Tensor, ...]  # per head in HEADS order: (all words of all lines) x labels
 
 
 class Punctuator:
-    def __init__(self, models: list[Seq2Labels], min_error_probability: float | None = None,
-                 additional_confidence: float | None = None, iteration_count: int = 1, batch_size: int = 32,
-                 max_len: int | None = None, allow_delete: bool = False, device: str | None = None,
-                 quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False,
-                 case_confidence: float | None = None):
+    def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
+                 batch_size: int = 32, max_len: int | None = None, allow_delete: bool = False,
+                 device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
+                 skip_bad_audio: bool = False):
         self.models = models
+        self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
-        first = models[0].config
-        self.min_error_probability = first.get("min_error_probability", 0.0) if min_error_probability is None else min_error_probability
-        self.additional_confidence = first.get("additional_confidence", 0.0) if additional_confidence is None else additional_confidence
-        # The case head has its own bias: its best trade-off (recall of capitals) differs from the marks'.
-        self.case_confidence = first.get("case_confidence", self.additional_confidence) if case_confidence is None else case_confidence
         self.iteration_count, self.batch_size, self.allow_delete = iteration_count, batch_size, allow_delete
-        self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        self.device = pick_device(device)
         if quantize and self.device.type != "cpu":
             raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")
         self.encoders = []
@@ -61,14 +64,12 @@ class Punctuator:
             model.to(self.device).eval()
             if quantize:
                 quantize_encoder(model)
-            self.encoders.append(TextEncoder(model.tokenizer, max_len or model.config.get("max_len", 256),
-                                             model.config.get("pieces_per_token", 5), model.config.get("window_overlap")))
-        # The ensemble's label spaces: the union of the models' labels, by name.
-        self.label_names = _union(m.vocab.tokens("labels") for m in models)
-        self.case_names = _union(m.vocab.tokens("case_tags") for m in models)
+            self.encoders.append(model.text_encoder(max_len))
+        # The ensemble's label spaces, per head: the union of the models' labels, by name.
+        self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
 
     @classmethod
-    def load(cls, paths: str | list[str], vocab_path: str | None = None, **options) -> "Punctuator":
+    def load(cls, paths: str | list[str], vocab_path: str | None = None, **options) -> Punctuator:
         paths = [paths] if isinstance(paths, str) else list(paths)
         return cls([Seq2Labels.load(p, vocab_path) for p in paths], **options)
 
@@ -82,8 +83,7 @@ class Punctuator:
             tags = self.predict_tags([word_lines[i] for i in todo], [audio[i] for i in todo] if audio else None)
             changed = []
             for i, line_tags in zip(todo, tags):
-                new_words = [t.prepend + apply_case(w, t.case) + t.append
-                             for w, t in zip(word_lines[i], line_tags) if not t.deletes]
+                new_words = written_words(word_lines[i], line_tags)
                 if new_words != word_lines[i]:
                     word_lines[i] = new_words
                     changed.append(i)
@@ -98,9 +98,10 @@ class Punctuator:
 
     @torch.inference_mode()
     def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None
-                      ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """The ensemble's (labels, case, detection) probabilities of every word of every line, the lines'
-        words one after the other (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``)."""
+                      ) -> Probabilities:
+        """The ensemble's probabilities of every word of every line, per head in ``HEADS`` order, columns in
+        ``self.names`` order; the lines' words one after the other (word ``j`` of line ``i`` is row
+        ``sum(len(l) for l in lines[:i]) + j``)."""
         offsets = [0]
         for words in word_lines:
             offsets.append(offsets[-1] + len(words))
@@ -111,24 +112,21 @@ class Punctuator:
         return tuple(x / len(self.models) for x in total)
 
     def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]],
-                             offsets: list[int], audio=None):
-        label_map = torch.tensor([self.label_names.index(t) for t in model.vocab.tokens("labels")])
-        case_map = torch.tensor([self.case_names.index(t) for t in model.vocab.tokens("case_tags")])
-        n = offsets[-1]
-        out = (torch.zeros(n, len(self.label_names)), torch.zeros(n, len(self.case_names)), torch.zeros(n, 2))
+                             offsets: list[int], audio=None) -> Probabilities:
+        columns = [torch.tensor([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)]) for h in HEADS]
+        out = tuple(torch.zeros(offsets[-1], len(self.names[h.name])) for h in HEADS)
         windows = encoder.encode_lines(word_lines)
-        batcher = WindowedBatcher(windows, self.batch_size, pad_id=model.tokenizer.pad_token_id or 0)
         sound = fractions = None
         if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
             specs = [parse_spec(a) if isinstance(a, str) else a for a in (audio or [None] * len(word_lines))]
             sound = AudioLines(model.acoustic, specs, cache_dir=self.audio_cache, skip_bad=self.skip_bad_audio)
             fractions = [text_fractions(words) for words in word_lines]
-        for indices, batch in batcher:
+        for indices, batch in WindowedBatcher(windows, self.batch_size, pad_id=model.pad_id):
             width = batch["word_starts"].shape[1]
             if sound is not None:
                 batch.update(sound.batch(windows, indices, fractions))
             batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
-            with self._autocast():
+            with autocast(self.device):
                 result = model(**batch)
             rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
             for row, index in enumerate(indices):
@@ -139,31 +137,26 @@ class Punctuator:
                         rows.append(row * width + j)
                         targets.append(base + j)
             rows_t, targets_t = torch.tensor(rows), torch.tensor(targets)
-            flat = [result[k].float().cpu().flatten(0, 1)[rows_t] for k in ("probs_labels", "probs_case", "probs_d")]
-            out[0][targets_t.unsqueeze(1), label_map] = flat[0]  # columns: the ensemble's label order
-            out[1][targets_t.unsqueeze(1), case_map] = flat[1]
-            out[2][targets_t] = flat[2]
+            for head, table, cols in zip(HEADS, out, columns):  # columns: the ensemble's label order
+                table[targets_t.unsqueeze(1), cols] = result[head.probs_key].float().cpu().flatten(0, 1)[rows_t]
         return out
 
-    def _autocast(self):
-        if self.device.type == "cuda":
-            dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-            return torch.autocast("cuda", dtype=dtype)
-        return contextlib.nullcontext()
-
-    def decode(self, word_lines: list[list[str]], probabilities: tuple[torch.Tensor, torch.Tensor, torch.Tensor]) -> list[list[Tag]]:
-        """Tags of each line from ``probabilities()``, under this predictor's decoding settings."""
+    def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
+               decode: DecodeConfig | None = None) -> list[list[Tag]]:
+        """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's)."""
+        d = decode or self.decode_config
         labels, case, detect = (p.clone() for p in probabilities)
-        labels[:, self.label_names.index(KEEP)] += self.additional_confidence
-        case[:, self.case_names.index(KEEP)] += self.case_confidence
+        punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
+        labels[:, punct_names.index(KEEP)] += d.additional_confidence
+        case[:, case_names.index(KEEP)] += d.case_bias
         if not self.allow_delete:
-            for j, name in enumerate(self.label_names):
+            for j, name in enumerate(punct_names):
                 if DELETE in name:
                     labels[:, j] = -1.0
         label_p, label_i = (x.tolist() for x in labels.max(-1))
         case_p, case_i = (x.tolist() for x in case.max(-1))
-        error_p = detect[:, 1].tolist()
-        threshold = self.min_error_probability
+        error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
+        threshold = d.min_error_probability
         tags, start = [], 0
         for words in word_lines:
             end = start + len(words)
@@ -171,8 +164,8 @@ class Punctuator:
                 tags.append([Tag() for _ in words])
             else:
                 tags.append([_respect_existing_marks(word, Tag(
-                    self.label_names[label_i[k]] if label_p[k] >= threshold else KEEP,
-                    self.case_names[case_i[k]] if case_p[k] >= threshold else KEEP)) for k, word in zip(range(start, end), words)])
+                    punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
+                    case_names[case_i[k]] if case_p[k] >= threshold else KEEP)) for k, word in zip(range(start, end), words)])
             start = end
         return tags
 

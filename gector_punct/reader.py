@@ -2,8 +2,9 @@
 
 ``DatasetReader.read(path) -> list[Instance]`` parses the GECToR format (``word SEPL|||SEPR tag`` tokens,
 one line per text; errors name the file and line). ``DatasetReader.encode(instances, text_encoder, vocab)
--> EncodedData`` tokenises everything once: the windows (see ``encoding``) and per window, per word, the
-``(label, case, detection)`` indices. ``EncodedData.sample(rng)`` draws one epoch's windows:
+-> EncodedData`` tokenises everything once: the instances it encoded (the given ones, then their restored
+copies), the windows (see ``encoding``; ``window.line`` indexes those instances) and per window, per word,
+one label index per head (``vocabulary.HEADS``). ``EncodedData.sample(rng)`` draws one epoch's windows:
 
 * an instance whose tags are all ``$KEEP`` is kept with probability ``tn_prob`` (GECToR's meaning);
 * with ``targets=True`` the reader also makes, from each instance, its already-restored *target* with all
@@ -24,7 +25,16 @@ from dataclasses import dataclass
 from .audio import AudioSpec, read_audio_list, read_jsonl
 from .encoding import TextEncoder, Window
 from .io import InputError, read_lines
-from .tags import CASE_UNKNOWN, KEEP, AlignmentError, Tag, apply_case, looks_cased, make_source, parse_tagged, tags_from_pair
+from .tags import (
+    CASE_UNKNOWN,
+    KEEP,
+    AlignmentError,
+    Tag,
+    looks_cased,
+    make_source,
+    parse_tagged,
+    tags_from_pair,
+)
 from .vocabulary import Vocabulary
 
 
@@ -37,23 +47,24 @@ class Instance:
 
     @property
     def all_keep(self) -> bool:
-        return all(t.punct == KEEP and t.case in (KEEP, CASE_UNKNOWN) for t in self.tags)
+        return not any(t.is_edit for t in self.tags)
 
-    def restored(self) -> "Instance":
+    def restored(self) -> Instance:
         """The target text as an instance of its own, every tag ``$KEEP``."""
         words, tags = [], []
         for word, tag in zip(self.words, self.tags):
             if tag.deletes:
                 continue
-            words.append(tag.prepend + apply_case(word, tag.case) + tag.append)
+            words.append(tag.apply(word))
             tags.append(Tag(KEEP, CASE_UNKNOWN if tag.case == CASE_UNKNOWN else KEEP))
         return Instance(words, tags, self.audio, self.origin)  # the same speech, written out
 
 
 @dataclass
 class EncodedData:
+    instances: list[Instance]
     windows: list[Window]
-    labels: list[list[tuple[int, int, int]]]
+    labels: list[list[tuple[int, ...]]]  # per window, per word: one label index per head
     groups: list[list[int]]  # window indices of each instance
     all_keep: list[bool]
     tn_prob: float
@@ -135,4 +146,4 @@ class DatasetReader:
                     windows.append(window)
                     labels.append(encoded_tags[window.start: window.end])
                 groups.append(group)
-        return EncodedData(windows, labels, groups, [i.all_keep for i in instances], self.tn_prob)
+        return EncodedData(instances, windows, labels, groups, [i.all_keep for i in instances], self.tn_prob)

@@ -81,7 +81,7 @@ class Tag:
         return OP_SEP.join(ops) if ops else KEEP
 
     @classmethod
-    def parse(cls, text: str) -> "Tag":
+    def parse(cls, text: str) -> Tag:
         case, punct_ops = KEEP, []
         for op in text.split(OP_SEP):
             if op.startswith(CASE_PREFIX) or op == CASE_UNKNOWN:
@@ -103,6 +103,16 @@ class Tag:
     @property
     def deletes(self) -> bool:
         return self.punct == DELETE
+
+    @property
+    def is_edit(self) -> bool:
+        """Whether the tag changes its word (an unknown case is no change: nothing is known to be wrong)."""
+        return self.punct != KEEP or self.case not in (KEEP, CASE_UNKNOWN)
+
+    def apply(self, word: str) -> str:
+        """The written word: prepended marks + the word in its new case + appended marks. Deletion is the
+        caller's to honour (scoring keeps every word aligned; ``apply_tags`` drops deleted ones)."""
+        return self.prepend + apply_case(word, self.case) + self.append
 
 
 def _op_order(op: str) -> int:
@@ -156,12 +166,12 @@ def apply_tags(source_words: list[str], tags: list[Tag]) -> str:
     """Apply one tag per word and join the result with single spaces (deleted words vanish)."""
     if len(source_words) != len(tags):
         raise ValueError(f"{len(source_words)} words but {len(tags)} tags")
-    out = []
-    for word, tag in zip(source_words, tags):
-        if tag.deletes:
-            continue
-        out.append(tag.prepend + apply_case(word, tag.case) + tag.append)
-    return " ".join(out)
+    return " ".join(written_words(source_words, tags))
+
+
+def written_words(source_words: list[str], tags: list[Tag]) -> list[str]:
+    """The tagged words as written, deleted ones left out."""
+    return [tag.apply(word) for word, tag in zip(source_words, tags) if not tag.deletes]
 
 
 def _target_words(target_line: str) -> list[tuple[str, str, str]]:

@@ -1,7 +1,9 @@
-"""Label vocabularies, stored in AllenNLP's directory format.
+"""The tagger's heads and their label vocabularies, stored in AllenNLP's directory format.
 
-A ``Vocabulary`` maps labels to indices per *namespace*: ``labels`` (punctuation / deletion edits),
-``case_tags`` (case edits) and ``d_tags`` (detection: CORRECT / INCORRECT). ``save(dir)`` writes
+``HEADS`` names each output head once, for every layer: its module, its vocabulary namespace, its gold
+tensor in a batch and its outputs (see ``Head``). A ``Vocabulary`` maps labels to indices per namespace:
+``labels`` (punctuation / deletion edits), ``case_tags`` (case edits) and ``d_tags`` (detection: CORRECT /
+INCORRECT); ``encode_tag`` gives one index per head, in ``HEADS`` order. ``save(dir)`` writes
 ``<namespace>.txt`` (one label per line, in index order) and ``non_padded_namespaces.txt``; ``load(dir)``
 reads them back. All namespaces here are non-padded, as in GECToR (``*tags``, ``*labels``), so index 0 is a
 real label. A label that is not in the vocabulary has no index: ``index()`` returns ``IGNORE`` (-100), which
@@ -12,13 +14,39 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from .io import atomic_write, read_all_lines
 from .tags import CASE_UNKNOWN, KEEP, Tag
 
 IGNORE = -100
-NAMESPACES = ("labels", "case_tags", "d_tags")
 D_TAGS = ["CORRECT", "INCORRECT"]
+
+
+@dataclass(frozen=True)
+class Head:
+    """One output head. ``name``: its module in ``Seq2Labels.heads`` (state-dict keys ``heads.<name>.*``,
+    fixed by the model folders); ``namespace``: its vocabulary; the batch carries its gold indices under
+    ``target_key`` and the model returns ``logits_key`` / ``probs_key`` (batch x words x labels)."""
+
+    name: str
+    namespace: str
+
+    @property
+    def target_key(self) -> str:
+        return f"target_{self.name}"
+
+    @property
+    def logits_key(self) -> str:
+        return f"logits_{self.name}"
+
+    @property
+    def probs_key(self) -> str:
+        return f"probs_{self.name}"
+
+
+# GECToR's punctuation/deletion edit ("labels") and detection ("d_tags") heads, plus the case edit.
+PUNCT_HEAD, CASE_HEAD, DETECT_HEAD = HEADS = (Head("labels", "labels"), Head("case", "case_tags"), Head("d", "d_tags"))
 
 
 class Vocabulary:
@@ -27,7 +55,7 @@ class Vocabulary:
         self._index = {ns: {t: i for i, t in enumerate(tokens)} for ns, tokens in self._tokens.items()}
 
     @classmethod
-    def from_tags(cls, tag_lists: Iterable[list[Tag]], min_count: int = 1) -> "Vocabulary":
+    def from_tags(cls, tag_lists: Iterable[list[Tag]], min_count: int = 1) -> Vocabulary:
         """Build from the data: every label seen ``min_count`` times or more; ``$KEEP`` always first."""
         punct, case = Counter(), Counter()
         for tags in tag_lists:
@@ -40,7 +68,8 @@ class Vocabulary:
             kept = [t for t, n in counter.most_common() if n >= min_count and t != KEEP]
             return [KEEP] + kept
 
-        return cls({"labels": ordered(punct), "case_tags": ordered(case), "d_tags": list(D_TAGS)})
+        return cls({PUNCT_HEAD.namespace: ordered(punct), CASE_HEAD.namespace: ordered(case),
+                    DETECT_HEAD.namespace: list(D_TAGS)})
 
     def tokens(self, namespace: str) -> list[str]:
         return self._tokens[namespace]
@@ -51,19 +80,16 @@ class Vocabulary:
     def index(self, namespace: str, token: str) -> int:
         return self._index[namespace].get(token, IGNORE)
 
-    def token(self, namespace: str, index: int) -> str:
-        return self._tokens[namespace][index]
-
     def encode_tag(self, tag: Tag) -> tuple[int, int, int]:
-        """(label, case, detection) indices of one word's tag; IGNORE where unknown."""
-        label = self.index("labels", tag.punct)
-        case = IGNORE if tag.case == CASE_UNKNOWN else self.index("case_tags", tag.case)
-        if tag.punct != KEEP or tag.case not in (KEEP, CASE_UNKNOWN):
-            detect = 1
+        """One index per head, in ``HEADS`` order (punctuation, case, detection); IGNORE where unknown."""
+        label = self.index(PUNCT_HEAD.namespace, tag.punct)
+        case = IGNORE if tag.case == CASE_UNKNOWN else self.index(CASE_HEAD.namespace, tag.case)
+        if tag.is_edit:
+            detect = self.index(DETECT_HEAD.namespace, "INCORRECT")
         elif tag.case == CASE_UNKNOWN:
             detect = IGNORE  # the word may still need a case change we were not told about
         else:
-            detect = 0
+            detect = self.index(DETECT_HEAD.namespace, "CORRECT")
         return label, case, detect
 
     def save(self, directory: str) -> None:
@@ -75,16 +101,16 @@ class Vocabulary:
             out.write("*tags\n*labels\n")
 
     @classmethod
-    def load(cls, directory: str) -> "Vocabulary":
+    def load(cls, directory: str) -> Vocabulary:
         namespaces = {}
-        for namespace in NAMESPACES:
-            path = os.path.join(directory, f"{namespace}.txt")
+        for head in HEADS:
+            path = os.path.join(directory, f"{head.namespace}.txt")
             if os.path.exists(path):
-                namespaces[namespace] = read_all_lines(path)
-        if "labels" not in namespaces:
-            raise FileNotFoundError(f"{directory}: no labels.txt (not a vocabulary folder)")
-        namespaces.setdefault("case_tags", [KEEP])
-        namespaces.setdefault("d_tags", list(D_TAGS))
+                namespaces[head.namespace] = read_all_lines(path)
+        if PUNCT_HEAD.namespace not in namespaces:
+            raise FileNotFoundError(f"{directory}: no {PUNCT_HEAD.namespace}.txt (not a vocabulary folder)")
+        namespaces.setdefault(CASE_HEAD.namespace, [KEEP])
+        namespaces.setdefault(DETECT_HEAD.namespace, list(D_TAGS))
         return cls(namespaces)
 
     def __eq__(self, other: object) -> bool:

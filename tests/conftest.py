@@ -26,6 +26,14 @@ def encoder_name() -> str:
     return resolve_encoder(DEFAULT_ENCODER)
 
 
+def tiny_tagger(vocab, **settings):
+    """A new tagger on a tiny randomly initialised BERT (the real MiniLM tokenizer); ``settings``: ModelConfig's."""
+    from gector_punct.model import ModelConfig, Seq2Labels
+
+    settings.setdefault("encoder_config", TINY_ENCODER)
+    return Seq2Labels.create(vocab, ModelConfig(transformer_model=resolve_encoder(DEFAULT_ENCODER), **settings))
+
+
 WORDS = ("alpha beta gamma delta omega paris london time people house water table green small quick "
          "music river chair window garden coffee letter morning yellow winter").split()
 

@@ -16,6 +16,7 @@ from gector_punct.acoustic import AcousticAssistant, DownSampler, mask_of, resol
 from gector_punct.audio import AudioError, AudioSpec, FeatureCache, check_audio, load_audio, parse_spec, read_audio_list, write_wav
 from gector_punct.audio_data import AudioLines
 from gector_punct.bootstrapper import CoordinateBootstrapper, text_fractions
+from gector_punct.io import InputError
 from gector_punct.reader import DatasetReader
 
 WAV = os.path.join(ROOT, "tests", "data", "speech.wav")  # espeak-ng en-us, "Yes, we can. Can we?", 16 kHz
@@ -62,7 +63,7 @@ def test_bad_audio_files_name_the_file(tmp_path):
     lines = AudioLines(assistant, specs, skip_bad=True)
     lines.prepare([0, 1, 2])
     assert lines.skipped == 1 and [lines.has(i) for i in range(3)] == [True, False, False]
-    with pytest.raises(Exception, match="has 3 lines but the text has 2"):
+    with pytest.raises(InputError, match="has 3 lines but the text has 2"):
         read_audio_list(str(tmp_path / "list"), 2)
 
 
@@ -181,7 +182,7 @@ def test_audio_list_and_jsonl_readers(tmp_path):
     assert got[0].words == ["yes", "we", "can"] and got[0].audio.frames == 16000 and got[1].audio is None
     assert got[1].tags[-1].append == "?" and got[1].tags[0].case == "$TRANSFORM_CASE_CAPITAL"
     (tmp_path / "e.jsonl").write_text('{"audio": 3, "tgt_text": "x"}\n')
-    with pytest.raises(Exception, match="e.jsonl:1"):
+    with pytest.raises(InputError, match=r"e.jsonl:1: not a UniPunc JSON line \('tgt_text' must be a string"):
         DatasetReader().read(str(tmp_path / "e.jsonl"))
 
 

@@ -1,7 +1,7 @@
 """One path on the real pretrained all-MiniLM-L6-v2 encoder (from the pip package, offline)."""
 import os
 
-from gector_punct.model import Seq2Labels
+from gector_punct.model import ModelConfig, Seq2Labels
 from gector_punct.predictor import Punctuator
 from gector_punct.trainer import TrainOptions, Trainer
 
@@ -40,7 +40,7 @@ def test_lowrank_storage_round_trip(learnable_data, tmp_path):
     size = os.path.getsize(os.path.join(str(tmp_path / "lowrank"), "model.safetensors"))
     assert size < 2 * 2**20  # no embeddings, rank-8 factors
     loaded = Seq2Labels.load(str(tmp_path / "lowrank"))
-    base = Seq2Labels.create("all-MiniLM-L6-v2", model.vocab)
+    base = Seq2Labels.create(model.vocab, ModelConfig("all-MiniLM-L6-v2"))
     key = "encoder.encoder.layer.5.intermediate.dense.weight"
     delta = loaded.state_dict()[key] - base.state_dict()[key]
     assert 0 < torch.linalg.matrix_rank(delta.float(), atol=1e-4) <= 8

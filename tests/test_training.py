@@ -5,14 +5,15 @@ import os
 import pytest
 import torch
 
-from conftest import TINY_ENCODER, score_text
-from gector_punct.model import Seq2Labels
+from conftest import TINY_ENCODER, score_text, tiny_tagger
+from gector_punct.encoding import START_TOKEN, collate
+from gector_punct.evaluation import evaluate_instances
+from gector_punct.model import DecodeConfig, Seq2Labels
 from gector_punct.predictor import Punctuator, split_sentences
 from gector_punct.reader import DatasetReader
-from gector_punct.encoding import START_TOKEN, TextEncoder, WindowedBatcher
 from gector_punct.tags import CASE_UNKNOWN, Tag
-from gector_punct.trainer import TrainOptions, Trainer, evaluate_instances, train
-from gector_punct.vocabulary import Vocabulary
+from gector_punct.trainer import TrainOptions, Trainer, train
+from gector_punct.vocabulary import HEADS, PUNCT_HEAD, Vocabulary
 
 
 def dev_f1(punctuator, dev_pairs):
@@ -22,7 +23,7 @@ def dev_f1(punctuator, dev_pairs):
 def test_training_learns_the_task(trained_tiny, learnable_data, encoder_name):
     model_dir = trained_tiny["dir"]
     trained = Punctuator.load(model_dir, device="cpu")
-    untrained = Punctuator([Seq2Labels.create(encoder_name, trained.models[0].vocab, encoder_config=TINY_ENCODER)],
+    untrained = Punctuator([tiny_tagger(trained.models[0].vocab)],
                            device="cpu")
     after = dev_f1(trained, learnable_data["dev_pairs"])
     before = dev_f1(untrained, learnable_data["dev_pairs"])
@@ -61,36 +62,40 @@ def test_lines_preserved_with_empty_and_odd_lines(trained_tiny):
         assert [w.lower().strip(",.?") for w in after.split()] == [w.lower() for w in before.split()]
 
 
-def test_ensemble(trained_tiny, learnable_data, encoder_name, tmp_path):
+def test_ensemble_joins_models_by_label_name(trained_tiny, learnable_data, tmp_path):
     lines = [s for s, _ in learnable_data["dev_pairs"]]
     single = Punctuator.load(trained_tiny["dir"], device="cpu")
-    twice = Punctuator.load([trained_tiny["dir"], trained_tiny["dir"]], device="cpu")
-    assert twice.predict(lines) == single.predict(lines)
-    # A second, untrained model with a different label vocabulary joins by label name.
-    other = Seq2Labels.create(encoder_name, single.models[0].vocab, encoder_config=TINY_ENCODER)
-    other.vocab._tokens["labels"] = list(reversed(other.vocab.tokens("labels")))
-    other.save(str(tmp_path / "other"))
-    mixed = Punctuator.load([trained_tiny["dir"], str(tmp_path / "other")], device="cpu")
-    assert len(mixed.predict(lines)) == len(lines)
-    words = [lines[0].split()]
-    probs_single = single.probabilities(words)
-    probs_mixed = mixed.probabilities(words)
-    assert probs_single[0].shape == probs_mixed[0].shape == (len(words[0]), len(single.label_names))
-    assert torch.allclose(probs_mixed[0].sum(-1), torch.ones(len(words[0])))
+    assert Punctuator.load([trained_tiny["dir"], trained_tiny["dir"]], device="cpu").predict(lines) == single.predict(lines)
+    # A copy whose vocabularies and head rows are permuted is the same model: averaged with the original,
+    # every probability must stay where it was (a label mapped by position instead of name would move it).
+    permuted = Seq2Labels.load(trained_tiny["dir"])
+    for head in HEADS:
+        tokens = permuted.vocab.tokens(head.namespace)
+        order = list(reversed(range(len(tokens))))
+        permuted.vocab._tokens[head.namespace] = [tokens[i] for i in order]
+        layer = permuted.heads[head.name]
+        layer.weight.data, layer.bias.data = layer.weight.data[order], layer.bias.data[order]
+    permuted.save(str(tmp_path / "permuted"))
+    assert Vocabulary.load(str(tmp_path / "permuted" / "vocabulary")).tokens("labels")[-1] == "$KEEP"
+    mixed = Punctuator.load([trained_tiny["dir"], str(tmp_path / "permuted")], device="cpu")
+    words = [line.split() for line in lines[:10]]
+    for a, b in zip(single.probabilities(words), mixed.probabilities(words)):
+        assert a.shape == b.shape and torch.allclose(a, b, atol=1e-6)
+    assert mixed.predict(lines) == single.predict(lines)
 
 
 def test_min_error_probability_and_additional_confidence(trained_tiny, learnable_data):
     lines = [s for s, _ in learnable_data["dev_pairs"]]
     plain = Punctuator.load(trained_tiny["dir"], device="cpu").predict(lines)
     assert plain != lines
-    assert Punctuator.load(trained_tiny["dir"], device="cpu", min_error_probability=1.01).predict(lines) == lines
-    assert Punctuator.load(trained_tiny["dir"], device="cpu", additional_confidence=2.0).predict(lines) == lines
-    some = Punctuator.load(trained_tiny["dir"], device="cpu", min_error_probability=0.95).predict(lines)
+    assert Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(min_error_probability=1.01)).predict(lines) == lines
+    assert Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(additional_confidence=2.0)).predict(lines) == lines
+    some = Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(min_error_probability=0.95)).predict(lines)
     edits = lambda out: sum(a != b for x, y in zip(lines, out) for a, b in zip(x.split(), y.split()))  # noqa: E731
     assert edits(lines) == 0 < edits(some) <= edits(plain)
     # The case head's own bias: no case changes, the same marks.
     assert lines == [ln.lower() for ln in lines] and plain != [ln.lower() for ln in plain]
-    no_case = Punctuator.load(trained_tiny["dir"], device="cpu", case_confidence=2.0).predict(lines)
+    no_case = Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(case_confidence=2.0)).predict(lines)
     assert no_case == [ln.lower() for ln in plain]
 
 
@@ -144,12 +149,12 @@ def test_split_sentences():
 def test_unknown_case_labels_teach_nothing(encoder_name):
     vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_."], "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL"],
                         "d_tags": ["CORRECT", "INCORRECT"]})
-    model = Seq2Labels.create(encoder_name, vocab, encoder_config=TINY_ENCODER)
-    encoder = TextEncoder(model.tokenizer, 32)
+    model = tiny_tagger(vocab)
+    encoder = model.text_encoder(32)
     windows = encoder.encode_lines([["so", "i", "went", "home"]])
     unknown = [[vocab.encode_tag(Tag("$APPEND_." if i == 3 else "$KEEP", CASE_UNKNOWN)) for i in range(4)]]
     assert all(case == -100 for _, case, _ in unknown[0])
-    (_, batch), = WindowedBatcher(windows, labels=unknown)
+    batch = collate(windows, labels=unknown)
     model(**batch)["loss"].backward()
     assert model.heads["case"].weight.grad.abs().sum() == 0  # no gradient from unknown case
     assert model.heads["labels"].weight.grad.abs().sum() > 0
@@ -157,10 +162,10 @@ def test_unknown_case_labels_teach_nothing(encoder_name):
 
 def test_special_tokens_fix_adds_start_token(encoder_name, tmp_path):
     vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_."], "case_tags": ["$KEEP"], "d_tags": ["CORRECT", "INCORRECT"]})
-    model = Seq2Labels.create(encoder_name, vocab, special_tokens_fix=1, encoder_config=TINY_ENCODER)
+    model = tiny_tagger(vocab, special_tokens_fix=1)
     start = model.tokenizer.convert_tokens_to_ids(START_TOKEN)
     assert start == len(model.tokenizer) - 1 == model.encoder.get_input_embeddings().num_embeddings - 1
-    window = TextEncoder(model.tokenizer, 32).encode_lines([["hello", "world"]])[0]
+    window = model.text_encoder(32).encode_lines([["hello", "world"]])[0]
     assert window.input_ids[1] == start and window.word_starts[0] == 2
     model.save(str(tmp_path / "m"))
     loaded = Seq2Labels.load(str(tmp_path / "m"))
@@ -189,13 +194,13 @@ def test_class_weights_weight_the_loss_and_favour_rare_marks(learnable_data, enc
                            max_len=64, progress=False, updates_per_epoch=1, class_weight_power=0.5)
     trainer = Trainer(options)
     weights, vocab = trainer.model.class_weights["labels"], trainer.model.vocab
-    assert weights[0] == 1.0 and (weights >= 1).all() and (weights <= 10).all()
+    assert weights[vocab.index("labels", "$KEEP")] == 1.0 and (weights >= 1).all() and (weights <= 10).all()
     keep, comma, period = (vocab.index("labels", t) for t in ("$KEEP", "$APPEND_,", "$APPEND_."))
     assert weights[comma] > 1 and weights[period] > 1
     # The loss is the weighted mean cross-entropy, exactly as PyTorch defines it.
-    batch = WindowedBatcher(trainer.data.windows, 8, labels=trainer.data.labels).collate(list(range(8)))
+    batch = collate(trainer.data.windows[:8], labels=trainer.data.labels[:8])
     out = trainer.model(**batch)
-    target = batch["labels"].masked_fill(~batch["word_mask"], -100)
+    target = batch[PUNCT_HEAD.target_key].masked_fill(~batch["word_mask"], -100)
     expected = torch.nn.functional.cross_entropy(out["logits_labels"].transpose(1, 2), target, weight=weights)
     assert (out["loss_sums"][0] / out["loss_counts"][0]).item() == pytest.approx(expected.item(), rel=1e-5)
     trainer.model.class_weights = {}

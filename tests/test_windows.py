@@ -5,9 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import TINY_ENCODER
+from conftest import tiny_tagger
 from gector_punct.encoding import TextEncoder, WindowedBatcher, assign_owners, load_tokenizer, plan_windows
-from gector_punct.model import Seq2Labels
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import Tag, split_edges
 from gector_punct.vocabulary import Vocabulary
@@ -56,7 +55,7 @@ def test_words_without_subwords_and_long_words(encoder_name):
 def random_punctuator(encoder_name):
     vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_,", "$APPEND_.", "$APPEND_?"],
                         "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL"], "d_tags": ["CORRECT", "INCORRECT"]})
-    model = Seq2Labels.create(encoder_name, vocab, encoder_config=TINY_ENCODER, max_len=48)
+    model = tiny_tagger(vocab, max_len=48)
     return Punctuator([model], batch_size=8, device="cpu")
 
 
@@ -86,7 +85,7 @@ def test_no_seam_bugs(random_punctuator):
 
 
 def test_batcher_restores_order_and_pads(encoder_name):
-    encoder = TextEncoder(load_tokenizer(encoder_name), max_len=32)
+    encoder = TextEncoder(load_tokenizer(encoder_name), max_len=32, pieces_per_token=5)
     lines = [["word"] * n for n in (3, 30, 1, 12, 7)]
     windows = encoder.encode_lines(lines)
     seen = []

@@ -25,6 +25,7 @@ import torch  # noqa: E402
 
 from gector_punct.encoding import WindowedBatcher  # noqa: E402
 from gector_punct.predictor import Punctuator  # noqa: E402
+from gector_punct.runtime import autocast  # noqa: E402
 from gector_punct.tags import make_source  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -77,9 +78,9 @@ def main(argv=None) -> int:
 
     model, encoder = punctuator.models[0], punctuator.encoders[0]
     windows = encoder.encode_lines([line.split() for line in lines])
-    batches = [batch for _, batch in WindowedBatcher(windows, args.batch_size, pad_id=model.tokenizer.pad_token_id or 0)]
+    batches = [batch for _, batch in WindowedBatcher(windows, args.batch_size, pad_id=model.pad_id)]
     started = time.perf_counter()
-    with torch.inference_mode(), punctuator._autocast():
+    with torch.inference_mode(), autocast(punctuator.device):
         for batch in batches:
             model.encoder(input_ids=batch["input_ids"].to(punctuator.device),
                           attention_mask=batch["attention_mask"].to(punctuator.device))

@@ -20,8 +20,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import torch  # noqa: E402
 
-from gector_punct.encoding import DEFAULT_ENCODER, WindowedBatcher  # noqa: E402
+from gector_punct.encoding import DEFAULT_ENCODER, collate  # noqa: E402
 from gector_punct.preprocess import preprocess_files  # noqa: E402
+from gector_punct.runtime import autocast  # noqa: E402
 from gector_punct.tags import make_source  # noqa: E402
 from gector_punct.trainer import Trainer, TrainOptions  # noqa: E402
 
@@ -83,13 +84,15 @@ def main(argv=None) -> int:
     sync()
     loop = time.perf_counter() - started
 
-    encoder = trainer.model.encoder
-    batcher = WindowedBatcher(trainer.data.windows, args.batch_size, pad_id=trainer.pad_id, sort=False)
-    collated = [{k: v.to(trainer.device) for k, v in batcher.collate(b).items()} for b in warm + timed]
-    autocast = torch.autocast("cuda", dtype=trainer.amp_dtype) if trainer.amp_dtype else torch.autocast("cpu", enabled=False)
+    encoder, windows, labels = trainer.model.encoder, trainer.data.windows, trainer.data.labels
+    started = time.perf_counter()
+    collated = [collate([windows[i] for i in b], trainer.model.pad_id, [labels[i] for i in b]) for b in timed]
+    collation = (time.perf_counter() - started) / len(timed)
+    collated = [{k: v.to(trainer.device) for k, v in collate([windows[i] for i in b], trainer.model.pad_id).items()}
+                for b in warm + timed]
 
     def bare(batch):
-        with autocast:
+        with autocast(trainer.device):
             hidden = encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
         hidden.float().square().mean().backward()
         encoder.zero_grad(set_to_none=True)
@@ -105,7 +108,8 @@ def main(argv=None) -> int:
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"device: {trainer.device}, torch threads: {torch.get_num_threads()}, encoder: {args.transformer_model}")
     print(f"{len(timed)} batches of {args.batch_size} windows (max_len {args.max_len}), {tokens} subword tokens")
-    print(f"training loop: {tokens / loop:,.0f} tokens/s ({loop:.1f} s)")
+    print(f"training loop: {tokens / loop:,.0f} tokens/s ({loop:.1f} s; of which collation "
+          f"{1000 * collation:.2f} ms per batch, {len(windows)} training windows)")
     print(f"bare encoder forward+backward: {tokens / floor:,.0f} tokens/s ({floor:.1f} s)")
     print(f"ratio loop / floor: {floor / loop:.2f}")
     print(f"peak RSS: {rss_mb:,.0f} MB")

@@ -15,11 +15,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gector_punct.evaluation import evaluate_instances  # noqa: E402
 from gector_punct.metrics import selection_f1  # noqa: E402
-from gector_punct.model import Seq2Labels  # noqa: E402
+from gector_punct.model import DecodeConfig, Seq2Labels  # noqa: E402
 from gector_punct.predictor import Punctuator  # noqa: E402
 from gector_punct.reader import DatasetReader  # noqa: E402
-from gector_punct.trainer import evaluate_instances  # noqa: E402
 
 
 def folder_size(path: str) -> int:
@@ -27,7 +27,8 @@ def folder_size(path: str) -> int:
 
 
 def dev_score(model: Seq2Labels, instances) -> dict:
-    return evaluate_instances(Punctuator([model], 0.0, 0.0, batch_size=64), instances)
+    """Dev scores with plain argmax decoding, as training selected the model by."""
+    return evaluate_instances(Punctuator([model], DecodeConfig.neutral(), batch_size=64), instances)
 
 
 def main(argv=None) -> int:

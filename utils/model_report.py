@@ -11,8 +11,8 @@ Reports (all on preprocessed dev files, whose gold tags are the reference):
 * idempotence: the share of words whose tag is not $KEEP when the model runs on its own output;
 * with --truecase, the n-gram `truecase` package's case F1 on the same words (pip install truecase);
 * with --tune, a grid over additional_confidence x min_error_probability on those dev files (the case head
-  biased like the punctuation head), then over case_confidence alone; the best values are written into
-  the model's config.json as its defaults.
+  biased like the punctuation head), then over case_confidence alone; the best values become the model
+  folder's decoding defaults (``model.store_decode_defaults``).
 """
 import argparse
 import json
@@ -20,26 +20,54 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gector_punct.evaluation import score_tags  # noqa: E402
 from gector_punct.io import atomic_write  # noqa: E402
 from gector_punct.metrics import format_report, labels_from_words, score  # noqa: E402
+from gector_punct.model import DecodeConfig, store_decode_defaults  # noqa: E402
 from gector_punct.predictor import Punctuator  # noqa: E402
 from gector_punct.reader import DatasetReader, Instance  # noqa: E402
-from gector_punct.tags import KEEP, apply_case  # noqa: E402
-from gector_punct.trainer import score_tags  # noqa: E402
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
 GRID_CASE_CONFIDENCE = (-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3, 0.5)
 
 
-def decode_all(punctuator, instances, probabilities, confidence, min_error, case_confidence=None):
-    punctuator.additional_confidence, punctuator.min_error_probability = confidence, min_error
-    punctuator.case_confidence = confidence if case_confidence is None else case_confidence
-    return punctuator.decode([i.words for i in instances], probabilities)
+class DevSets:
+    """The two dev files and the model's probabilities on them, computed once and decoded many times."""
+
+    def __init__(self, punctuator: Punctuator, ted_path: str, cased_path: str):
+        self.punctuator = punctuator
+        self.ted, self.cased = DatasetReader().read(ted_path), DatasetReader().read(cased_path)
+        self.ted_probs = punctuator.probabilities([i.words for i in self.ted])
+        self.cased_probs = punctuator.probabilities([i.words for i in self.cased])
+
+    def scores(self, decode: DecodeConfig) -> tuple[dict, dict, list]:
+        """(TED scores, cased scores, cased predicted tags) under ``decode``."""
+        ted_tags = self.punctuator.decode([i.words for i in self.ted], self.ted_probs, decode)
+        cased_tags = self.punctuator.decode([i.words for i in self.cased], self.cased_probs, decode)
+        return score_tags(self.ted, ted_tags), score_tags(self.cased, cased_tags), cased_tags
+
+    def objective(self, decode: DecodeConfig) -> float:
+        ted, cased, _ = self.scores(decode)
+        return (ted["punct"]["overall"]["f1"] + cased["punct"]["overall"]["f1"] + cased["case"]["overall"]["f1"]) / 3
 
 
-def objective(ted: dict, cased: dict) -> float:
-    return (ted["punct"]["overall"]["f1"] + cased["punct"]["overall"]["f1"] + cased["case"]["overall"]["f1"]) / 3
+def tune(dev: DevSets) -> tuple[DecodeConfig, float]:
+    """The grid over (additional_confidence, min_error_probability), the case head biased alike; then
+    case_confidence alone (ties: the shared value)."""
+    grid = []
+    for confidence in GRID_CONFIDENCE:
+        for min_error in GRID_MIN_ERROR:
+            grid.append((dev.objective(DecodeConfig(confidence, min_error, confidence)), confidence, min_error))
+            print(f"additional_confidence {confidence:.2f} min_error_probability {min_error:.2f}: {grid[-1][0]:.2f}")
+    _, confidence, min_error = max(grid)
+    case_grid = []
+    for case_confidence in GRID_CASE_CONFIDENCE:
+        value = dev.objective(DecodeConfig(confidence, min_error, case_confidence))
+        case_grid.append((value, case_confidence == confidence, case_confidence))
+        print(f"case_confidence {case_confidence:.2f}: {value:.2f}")
+    best, _, case_confidence = max(case_grid)
+    return DecodeConfig(confidence, min_error, case_confidence), best
 
 
 def truecase_scores(instances: list[Instance]) -> dict:
@@ -48,11 +76,27 @@ def truecase_scores(instances: list[Instance]) -> dict:
     caser = truecase.get_truecaser()
     ref, pred = [], []
     for inst in instances:
-        gold = [t.prepend + apply_case(w, t.case) + t.append for w, t in zip(inst.words, inst.tags)]
+        gold = [t.apply(w) for w, t in zip(inst.words, inst.tags)]
         cased = caser.get_true_case_from_tokens(list(inst.words), "as-is")
         ref.extend(labels_from_words(gold, True))
         pred.extend(labels_from_words(cased, True))
     return score(ref, pred)
+
+
+def report(dev: DevSets, decode: DecodeConfig, truecase: bool) -> dict:
+    """Every figure of the model card under ``decode``."""
+    out: dict = {}
+    out["ted_lines"], out["cased_lines"], cased_tags = dev.scores(decode)
+    stream = Instance([w for i in dev.ted for w in i.words], [t for i in dev.ted for t in i.tags])
+    stream_tags = dev.punctuator.decode([stream.words], dev.punctuator.probabilities([stream.words]), decode)
+    out["ted_stream"] = score_tags([stream], stream_tags)
+    restored = [[t.apply(w) for w, t in zip(i.words, tags)] for i, tags in zip(dev.cased, cased_tags)]
+    again = dev.punctuator.decode(restored, dev.punctuator.probabilities(restored), decode)
+    changed = sum(t.is_edit for tags in again for t in tags)
+    out["idempotence_changed_words_pct"] = 100 * changed / max(1, sum(len(r) for r in restored))
+    if truecase:
+        out["truecase_baseline"] = truecase_scores(dev.cased)
+    return out
 
 
 def main(argv=None) -> int:
@@ -71,60 +115,24 @@ def main(argv=None) -> int:
     if args.quantize and args.tune:
         p.error("--tune stores decoding defaults for the float model; run it without --quantize")
     punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, quantize=args.quantize)
-    ted = DatasetReader().read(args.ted_dev)
-    cased = DatasetReader().read(args.cased_dev)
-    ted_probs = punctuator.probabilities([i.words for i in ted])
-    cased_probs = punctuator.probabilities([i.words for i in cased])
-    report: dict = {"model": args.model_path}
+    dev = DevSets(punctuator, args.ted_dev, args.cased_dev)
+    results: dict = {"model": args.model_path}
+    decode = punctuator.decode_config
     if args.tune:
-        grid = []
-        for confidence in GRID_CONFIDENCE:
-            for min_error in GRID_MIN_ERROR:
-                t = score_tags(ted, decode_all(punctuator, ted, ted_probs, confidence, min_error))
-                c = score_tags(cased, decode_all(punctuator, cased, cased_probs, confidence, min_error))
-                grid.append((objective(t, c), confidence, min_error))
-                print(f"additional_confidence {confidence:.2f} min_error_probability {min_error:.2f}: {grid[-1][0]:.2f}")
-        best, confidence, min_error = max(grid)
-        case_grid = []
-        for case_confidence in GRID_CASE_CONFIDENCE:
-            t = score_tags(ted, decode_all(punctuator, ted, ted_probs, confidence, min_error, case_confidence))
-            c = score_tags(cased, decode_all(punctuator, cased, cased_probs, confidence, min_error, case_confidence))
-            case_grid.append((objective(t, c), case_confidence == confidence, case_confidence))
-            print(f"case_confidence {case_confidence:.2f}: {case_grid[-1][0]:.2f}")
-        best, _, case_confidence = max(case_grid)  # ties: the shared value
-        report["tuned"] = {"additional_confidence": confidence, "min_error_probability": min_error,
-                           "case_confidence": case_confidence, "objective": best}
-        config_path = os.path.join(args.model_path[0], "config.json")
-        with open(config_path, encoding="utf-8") as f:
-            config = json.load(f)
-        config.update(additional_confidence=confidence, min_error_probability=min_error, case_confidence=case_confidence)
-        with atomic_write(config_path) as out:
-            json.dump(config, out, indent=2, sort_keys=True)
-        print(f"stored in {config_path}: additional_confidence {confidence}, min_error_probability {min_error}, "
-              f"case_confidence {case_confidence}")
-    else:
-        confidence, min_error = punctuator.additional_confidence, punctuator.min_error_probability
-        case_confidence = punctuator.case_confidence
-
-    report["ted_lines"] = score_tags(ted, decode_all(punctuator, ted, ted_probs, confidence, min_error, case_confidence))
-    stream = Instance([w for i in ted for w in i.words], [t for i in ted for t in i.tags])
-    report["ted_stream"] = score_tags([stream], [punctuator.predict_tags([stream.words])[0]])
-    cased_tags = decode_all(punctuator, cased, cased_probs, confidence, min_error, case_confidence)
-    report["cased_lines"] = score_tags(cased, cased_tags)
-    restored = [[t.prepend + apply_case(w, t.case) + t.append for w, t in zip(i.words, tags)]
-                for i, tags in zip(cased, cased_tags)]
-    again = punctuator.predict_tags(restored)
-    changed = sum(t.punct != KEEP or t.case != KEEP for tags in again for t in tags)
-    report["idempotence_changed_words_pct"] = 100 * changed / max(1, sum(len(r) for r in restored))
-    if args.truecase:
-        report["truecase_baseline"] = truecase_scores(cased)
+        decode, best = tune(dev)
+        results["tuned"] = {"additional_confidence": decode.additional_confidence, "objective": best,
+                            "min_error_probability": decode.min_error_probability,
+                            "case_confidence": decode.case_confidence}
+        store_decode_defaults(args.model_path[0], decode)
+        print(f"stored in {args.model_path[0]}: {decode}")
+    results.update(report(dev, decode, args.truecase))
     for name in ("ted_lines", "ted_stream", "cased_lines", "truecase_baseline"):
-        if name in report:
-            print(f"\n== {name}\n{format_report(report[name])}")
-    print(f"\nidempotence: {report['idempotence_changed_words_pct']:.2f}% of words change on a second pass")
+        if name in results:
+            print(f"\n== {name}\n{format_report(results[name])}")
+    print(f"\nidempotence: {results['idempotence_changed_words_pct']:.2f}% of words change on a second pass")
     if args.json:
         with atomic_write(args.json) as out:
-            json.dump(report, out, indent=2, default=float)
+            json.dump(results, out, indent=2, default=float)
     return 0
 
 

@@ -41,10 +41,7 @@ def main(argv=None) -> int:
         lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True)
         if args.audio_list:
             specs = read_audio_list(args.audio_list, stats["lines"])
-            dropped = check_audio_list(specs, args.audio_list, args.skip_bad, stats["line_numbers"])
-            for message in dropped:
-                print(f"warning: {message}; line kept without audio", file=sys.stderr)
-            bad_audio = len(dropped)
+            bad_audio = check_audio_list(specs, args.audio_list, args.skip_bad, stats["line_numbers"])
             audio_lines = []
             out_dir = os.path.dirname(os.path.abspath(args.output))
             for number in stats["line_numbers"]:

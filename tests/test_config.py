@@ -1,0 +1,160 @@
+"""Settings have one typed home: ModelConfig / DecodeConfig in the model folder, options applied to a started-from
+model or refused, tuned decoding written through the model API, dev scoring with neutral decoding; one rule
+for the embedding table; the reader says what it encoded."""
+import os
+import shutil
+import sys
+from dataclasses import replace
+
+import pytest
+import torch
+
+from conftest import ROOT, TINY_ENCODER, tiny_tagger
+from gector_punct.encoding import START_TOKEN, TextEncoder, load_tokenizer
+from gector_punct.evaluation import evaluate_instances
+from gector_punct.model import DecodeConfig, ModelConfig, Seq2Labels, store_decode_defaults
+from gector_punct.predictor import Punctuator
+from gector_punct.reader import DatasetReader
+from gector_punct.trainer import MODEL_SETTINGS, TrainOptions, Trainer
+from gector_punct.vocabulary import Vocabulary
+
+VOCAB = Vocabulary({"labels": ["$KEEP", "$APPEND_,", "$APPEND_."], "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL"],
+                    "d_tags": ["CORRECT", "INCORRECT"]})
+
+
+def options(learnable_data, model_dir, **values) -> TrainOptions:
+    return TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"], model_dir=str(model_dir),
+                        n_epoch=1, batch_size=16, progress=False, updates_per_epoch=1, **values)
+
+
+def test_every_model_setting_has_one_name_from_flag_to_config():
+    sys.path.insert(0, ROOT)
+    import train
+
+    flags = {flag[2:] for flag, _, _ in train.FLAGS}
+    assert set(MODEL_SETTINGS) <= TrainOptions.field_names()
+    assert set(MODEL_SETTINGS) - {"encoder_config"} <= flags  # encoder_config: random encoders in tests only
+    assert all(getattr(TrainOptions(), name) is None for name in MODEL_SETTINGS)  # the default is ModelConfig's
+
+
+def test_config_json_round_trip_and_unknown_settings(tmp_path):
+    model = tiny_tagger(VOCAB, max_len=40, window_overlap=4, decode=DecodeConfig(0.3, 0.1, -0.2))
+    model.save(str(tmp_path / "m"))
+    loaded = Seq2Labels.load(str(tmp_path / "m"))
+    assert replace(loaded.config, encoder_config=None) == replace(model.config, encoder_config=None)
+    assert loaded.config.encoder_config["hidden_size"] == 48  # the random encoder's own config, to rebuild it
+    assert loaded.text_encoder().budget == 40 - 2 and loaded.text_encoder().overlap == 4
+    with pytest.raises(ValueError, match=r"unknown settings \['max_length'\]"):
+        ModelConfig.from_json({"max_length": 64})
+
+
+def test_store_decode_defaults_changes_only_decoding(trained_tiny, tmp_path):
+    folder = str(tmp_path / "m")
+    shutil.copytree(os.path.join(trained_tiny["dir"], "best"), folder)
+    before = Seq2Labels.load(folder).config
+    store_decode_defaults(folder, DecodeConfig(0.4, 0.2, -0.3))
+    after = Seq2Labels.load(folder)
+    assert after.config == replace(before, decode=DecodeConfig(0.4, 0.2, -0.3))
+    assert Punctuator([after]).decode_config == DecodeConfig(0.4, 0.2, -0.3)
+    assert DecodeConfig(0.4, 0.2, None).overridden(additional_confidence=0.1, case_confidence=None).case_bias == 0.1
+
+
+def test_dev_scoring_during_training_ignores_the_models_decoding_bias(trained_tiny, learnable_data, tmp_path):
+    biased = str(tmp_path / "biased")
+    shutil.copytree(os.path.join(trained_tiny["dir"], "best"), biased)
+    store_decode_defaults(biased, DecodeConfig(case_confidence=2.0))
+    instances = DatasetReader().read(learnable_data["dev"])
+    assert evaluate_instances(Punctuator.load(biased, device="cpu"), instances)["case"]["overall"]["f1"] == 0
+    neutral = evaluate_instances(Punctuator.load(biased, device="cpu", decode=DecodeConfig.neutral()), instances)
+    assert neutral["case"]["overall"]["f1"] > 50
+    trainer = Trainer(options(learnable_data, tmp_path / "run", init_model=biased))
+    assert trainer.evaluate() == neutral
+
+
+def test_init_model_takes_the_given_settings(trained_tiny, learnable_data, tmp_path):
+    given = Trainer(options(learnable_data, tmp_path / "a", init_model=trained_tiny["dir"], max_len=12, dropout=0.3,
+                            label_smoothing=0.1, store_dtype="float16"))
+    c = given.model.config
+    assert (c.max_len, c.dropout, c.label_smoothing, c.store_dtype) == (12, 0.3, 0.1, "float16")
+    assert given.model.dropout.p == 0.3
+    assert max(len(w.input_ids) for w in given.data.windows) <= 12 < len(given.data.windows) / len(given.data.groups) * 12
+    given.train()
+    saved = Seq2Labels.load(str(tmp_path / "a"))
+    assert saved.config.max_len == 12 and saved.config.dropout == 0.3
+    from safetensors import safe_open
+    with safe_open(str(tmp_path / "a" / "best" / "model.safetensors"), "pt") as f:
+        assert f.get_tensor("heads.labels.weight").dtype == torch.float16
+    kept = Trainer(options(learnable_data, tmp_path / "b", init_model=trained_tiny["dir"]))
+    assert kept.model.config == Seq2Labels.load(trained_tiny["dir"]).config  # nothing given: its own settings
+
+
+def test_init_model_refuses_settings_fixed_at_creation(trained_tiny, learnable_data, tmp_path):
+    with pytest.raises(ValueError, match=r"transformer_model .*asked 'bert-base-uncased'\) cannot change"):
+        Trainer(options(learnable_data, tmp_path, init_model=trained_tiny["dir"], transformer_model="bert-base-uncased"))
+    with pytest.raises(ValueError, match=r"special_tokens_fix \(0, asked 1\) cannot change"):
+        Trainer(options(learnable_data, tmp_path, init_model=trained_tiny["dir"], special_tokens_fix=1))
+
+
+def test_full_init_model_with_train_layers_and_start_token(learnable_data, tmp_path):
+    vocab = Vocabulary.from_tags(i.tags for i in DatasetReader().read(learnable_data["train"]))
+    tiny_tagger(vocab, special_tokens_fix=1).save(str(tmp_path / "full"))  # every weight stored
+    trainer = Trainer(options(learnable_data, tmp_path / "run", init_model=str(tmp_path / "full"), train_layers=1,
+                              special_tokens_fix=1, max_len=64))
+    assert trainer.model.stored_keys is None  # a fully stored model stays fully stored
+    trainer.train()
+    again = Seq2Labels.load(str(tmp_path / "run"))
+    assert again.tokenizer.convert_tokens_to_ids(START_TOKEN) == len(again.tokenizer) - 1
+    assert torch.equal(again.heads["labels"].weight, trainer.model.heads["labels"].weight.cpu())
+
+
+def test_embedding_table_larger_than_the_tokenizer_is_kept(tmp_path):
+    """Hub encoders pad their tables (multilingual-e5-small: 250,037 rows, 250,002 tokens): such a model
+    must save and load, with or without $START (which then takes a spare row)."""
+    for fix in (0, 1):
+        model = tiny_tagger(VOCAB, encoder_config=dict(TINY_ENCODER, vocab_size=30528), special_tokens_fix=fix)
+        assert model.encoder.get_input_embeddings().num_embeddings == 30528 > len(model.tokenizer)
+        model.save(str(tmp_path / f"m{fix}"))
+        loaded = Seq2Labels.load(str(tmp_path / f"m{fix}"))
+        assert loaded.encoder.get_input_embeddings().num_embeddings == 30528
+        for (key, a), b in zip(model.state_dict().items(), loaded.state_dict().values()):
+            assert torch.equal(a, b), key
+    # A tokenizer longer than the table (a new $START) grows it, at creation and at loading alike.
+    grown = tiny_tagger(VOCAB, special_tokens_fix=1)
+    assert grown.encoder.get_input_embeddings().num_embeddings == len(grown.tokenizer) == 30523
+
+
+def test_encoded_data_lists_what_it_encoded(learnable_data, encoder_name):
+    reader = DatasetReader(targets=True)
+    instances = reader.read(learnable_data["dev"])
+    vocab = Vocabulary.from_tags(i.tags for i in instances)
+    data = reader.encode(instances, TextEncoder(load_tokenizer(encoder_name), 16, 5), vocab)
+    assert data.instances[: len(instances)] == instances and len(data.instances) == 2 * len(instances)
+    assert all(not any(t.is_edit for t in i.tags) for i in data.instances[len(instances):])  # the restored copies
+    assert len(data.windows) > len(data.instances)  # 16-subword windows: long lines have several
+    for window, labels in zip(data.windows, data.labels):
+        tags = data.instances[window.line].tags[window.start: window.end]
+        assert labels == [vocab.encode_tag(t) for t in tags]
+
+
+def test_iteration_count_tags_changed_lines_again(trained_tiny, learnable_data):
+    lines = [s for s, _ in learnable_data["dev_pairs"]]
+    eager = DecodeConfig(additional_confidence=-0.3, case_confidence=-0.3)  # a second pass still finds edits
+    once = Punctuator.load(trained_tiny["dir"], device="cpu", decode=eager)
+    first = once.predict(lines)
+    second = once.predict(first)
+    assert second != first
+    twice = Punctuator.load(trained_tiny["dir"], device="cpu", decode=eager, iteration_count=2)
+    assert twice.predict(lines) == second
+
+
+def test_predict_special_tokens_fix_must_match_the_model(trained_tiny, tmp_path, capsys):
+    sys.path.insert(0, ROOT)
+    import predict
+
+    (tmp_path / "in.txt").write_text("alpha beta omega\n")
+    args = ["--model_path", trained_tiny["dir"], "--input_file", str(tmp_path / "in.txt"),
+            "--output_file", str(tmp_path / "out.txt"), "--device", "cpu"]
+    assert predict.main(args + ["--special_tokens_fix", "1"]) == 2
+    assert "was trained with special_tokens_fix 0" in capsys.readouterr().err
+    assert not (tmp_path / "out.txt").exists()
+    assert predict.main(args + ["--special_tokens_fix", "0"]) == 0 and (tmp_path / "out.txt").exists()
