@@ -8,6 +8,9 @@
 * ``read_audio_list(path, n_lines=None) -> list[AudioSpec | None]``: line i names the audio of text line i,
   or is empty (no audio). Relative paths are relative to the list file's folder. ``read_jsonl(path)``:
   UniPunc-style JSON lines ``{"audio": "x.wav" | "x.wav:offset:frames" | null, "tgt_text": "..."}``.
+* ``bad_audio(origin, err, skip_bad)``: the one policy for audio that cannot be used, wherever it is found
+  (``check_audio_list`` before a run, ``audio_data.AudioLines`` during one): stop naming ``list:line``, or
+  warn and go on with the text alone.
 * ``FeatureCache(directory)``: ``get(spec, extractor_id)`` / ``put(...)`` of one feature matrix as a
   safetensors file keyed by a hash of (path, size, mtime, offset, frames, extractor id), so that a changed
   file or another extractor never reads a stale entry. Writes are atomic (safe with several processes).

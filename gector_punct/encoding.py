@@ -185,12 +185,12 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int,
         word_mask[row, : len(w.word_starts)] = True
     out = {"input_ids": input_ids, "attention_mask": attention, "word_starts": starts, "word_mask": word_mask}
     if labels is not None:
-        target = torch.full((len(HEADS), len(windows), n_words), IGNORE, dtype=torch.long)
+        target = torch.full((len(windows), n_words, len(HEADS)), IGNORE, dtype=torch.long)
         for row, (w, window_labels) in enumerate(zip(windows, labels)):
-            for j, (owned, indices) in enumerate(zip(w.owned, window_labels)):
-                if owned:
-                    target[:, row, j] = torch.tensor(indices)
-        out.update({head.target_key: target[k] for k, head in enumerate(HEADS)})
+            owned = [j for j, is_owner in enumerate(w.owned) if is_owner]
+            if owned:
+                target[row, owned] = torch.tensor([window_labels[j] for j in owned], dtype=torch.long)
+        out.update({head.target_key: target[:, :, k] for k, head in enumerate(HEADS)})
     return out
 
 

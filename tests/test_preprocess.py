@@ -66,7 +66,7 @@ def test_read_lines_splits_only_on_newline(tmp_path):
 
 def test_atomic_write_leaves_old_file_on_failure(tmp_path):
     path = write(tmp_path / "out", "old\n")
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="boom"):
         with atomic_write(path) as out:
             out.write("partial")
             raise RuntimeError("boom")

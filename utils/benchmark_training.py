@@ -7,7 +7,7 @@ same batches, already collated (the floor: what the encoder alone costs).
     python utils/benchmark_training.py --train_set train.tagged --batches 30 --batch_size 32 --max_len 128
 
 Data comes pre-tokenised (``DatasetReader.encode`` runs once before the loop, as in train.py), so the loop's
-only data work per step is collating a batch of windows.
+only data work per step is collating a batch of windows; that cost is printed on its own.
 """
 import argparse
 import os
@@ -45,6 +45,55 @@ def example_tagged(directory: str) -> str:
     return path
 
 
+def timed_run(run, warm: list, timed: list, device: torch.device) -> float:
+    """Seconds that ``run`` takes over the ``timed`` batches, after the ``warm`` ones."""
+    sync = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+    for batch in warm:
+        run(batch)
+    sync()
+    started = time.perf_counter()
+    for batch in timed:
+        run(batch)
+    sync()
+    return time.perf_counter() - started
+
+
+def loop_seconds(trainer: Trainer, warm: list, timed: list) -> float:
+    """The training loop's step + update over those batches (all encoder layers trained)."""
+    trainer.model.train()
+    trainer.model.freeze_encoder(False)
+
+    def run(batch):
+        trainer.step(batch, 1)
+        trainer.update(0, False)
+
+    return timed_run(run, warm, timed, trainer.device)
+
+
+def floor_seconds(trainer: Trainer, warm: list, timed: list) -> float:
+    """The bare encoder's forward + backward over the same batches, collated beforehand."""
+    encoder, windows = trainer.model.encoder, trainer.data.windows
+    collated = [{k: v.to(trainer.device) for k, v in collate([windows[i] for i in b], trainer.model.pad_id).items()}
+                for b in warm + timed]
+
+    def run(batch):
+        with autocast(trainer.device):
+            hidden = encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
+        hidden.float().square().mean().backward()
+        encoder.zero_grad(set_to_none=True)
+
+    return timed_run(run, collated[: len(warm)], collated[len(warm):], trainer.device)
+
+
+def collation_seconds(trainer: Trainer, timed: list) -> float:
+    """Per batch: what the step spends turning its windows and labels into tensors."""
+    windows, labels = trainer.data.windows, trainer.data.labels
+    started = time.perf_counter()
+    for b in timed:
+        collate([windows[i] for i in b], trainer.model.pad_id, [labels[i] for i in b])
+    return (time.perf_counter() - started) / len(timed)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--train_set", default=None, help="preprocessed training file (default: the examples, tagged)")
@@ -69,47 +118,14 @@ def main(argv=None) -> int:
         p.error("too little training data for the requested batch size")
     warm, timed = batches[:2], batches[2:]
     tokens = sum(len(trainer.data.windows[i].input_ids) for b in timed for i in b)
-    sync = torch.cuda.synchronize if trainer.device.type == "cuda" else (lambda: None)
-
-    trainer.model.train()
-    trainer.model.freeze_encoder(False)
-    for batch in warm:
-        trainer.step(batch, 1)
-        trainer.update(0, False)
-    sync()
-    started = time.perf_counter()
-    for batch in timed:
-        trainer.step(batch, 1)
-        trainer.update(0, False)
-    sync()
-    loop = time.perf_counter() - started
-
-    encoder, windows, labels = trainer.model.encoder, trainer.data.windows, trainer.data.labels
-    started = time.perf_counter()
-    collated = [collate([windows[i] for i in b], trainer.model.pad_id, [labels[i] for i in b]) for b in timed]
-    collation = (time.perf_counter() - started) / len(timed)
-    collated = [{k: v.to(trainer.device) for k, v in collate([windows[i] for i in b], trainer.model.pad_id).items()}
-                for b in warm + timed]
-
-    def bare(batch):
-        with autocast(trainer.device):
-            hidden = encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).last_hidden_state
-        hidden.float().square().mean().backward()
-        encoder.zero_grad(set_to_none=True)
-
-    for batch in collated[:2]:
-        bare(batch)
-    sync()
-    started = time.perf_counter()
-    for batch in collated[2:]:
-        bare(batch)
-    sync()
-    floor = time.perf_counter() - started
+    loop, floor = loop_seconds(trainer, warm, timed), floor_seconds(trainer, warm, timed)
+    collation = collation_seconds(trainer, timed)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"device: {trainer.device}, torch threads: {torch.get_num_threads()}, encoder: {args.transformer_model}")
-    print(f"{len(timed)} batches of {args.batch_size} windows (max_len {args.max_len}), {tokens} subword tokens")
-    print(f"training loop: {tokens / loop:,.0f} tokens/s ({loop:.1f} s; of which collation "
-          f"{1000 * collation:.2f} ms per batch, {len(windows)} training windows)")
+    print(f"{len(timed)} batches of {args.batch_size} windows (max_len {args.max_len}), {tokens} subword tokens, "
+          f"{len(trainer.data.windows)} training windows")
+    print(f"training loop: {tokens / loop:,.0f} tokens/s ({loop:.1f} s)")
+    print(f"collation: {1000 * collation:.2f} ms per batch ({100 * collation * len(timed) / loop:.1f}% of the loop)")
     print(f"bare encoder forward+backward: {tokens / floor:,.0f} tokens/s ({floor:.1f} s)")
     print(f"ratio loop / floor: {floor / loop:.2f}")
     print(f"peak RSS: {rss_mb:,.0f} MB")
