@@ -40,6 +40,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--chunk_words", type=int, default=20000,
                    help="words read, predicted and written at a time; bounds memory on any file size (default 20000)")
     p.add_argument("--split_sentences", action="store_true", help="write one sentence per line instead of one line per input line")
+    p.add_argument("--existing", choices=["keep", "strip"], default="keep",
+                   help="marks and case already in the input: keep = given (never doubled or removed; capitalised "
+                        "words keep their case; ALL CAPS / Title Case lines are re-cased), strip = removed and "
+                        "restored afresh (default keep)")
     p.add_argument("--allow_delete", action="store_true", help="let the model delete words it tags $DELETE (disfluencies)")
     p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
     p.add_argument("--num_shards", type=int, default=1,
@@ -64,7 +68,8 @@ def load_punctuator(args: argparse.Namespace) -> Punctuator:
     """The model(s), decoding with the flags that are given over the first model's own defaults."""
     punctuator = Punctuator.load(args.model_path, args.vocab_path, iteration_count=args.iteration_count,
                                  batch_size=args.batch_size, max_len=args.max_len, allow_delete=args.allow_delete,
-                                 device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
+                                 device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad,
+                                 existing=args.existing)
     punctuator.decode_config = punctuator.decode_config.overridden(
         additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
         min_error_probability=args.min_error_probability)
@@ -122,11 +127,14 @@ def main(argv=None) -> int:
     try:
         punctuator = load_punctuator(args)
     except (OSError, ValueError) as err:
-        print(f"error: cannot load model {args.model_path}: {err}", file=sys.stderr)
+        print(f"error: cannot load model {' '.join(args.model_path)}: {err}", file=sys.stderr)
         return 2
     try:
         audio = read_audio(args, punctuator)
         lines_in, lines_out = restore(args, punctuator, audio)
+    except BrokenPipeError:  # `predict.py ... --output_file - | head -1`: the reader has all it wants
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
     except (InputError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -13,7 +13,8 @@ import argparse
 import json
 import sys
 
-from gector_punct.model import ModelConfig
+from gector_punct.io import InputError
+from gector_punct.model import ModelConfig, ModelFolderError
 from gector_punct.trainer import TrainOptions, train
 
 D, M = TrainOptions(), ModelConfig()
@@ -84,7 +85,14 @@ def main(argv=None) -> int:
     missing = [k for k in ("train_set", "dev_set", "model_dir") if not options.get(k)]
     if missing:
         parser.error("missing " + ", ".join("--" + k for k in missing))
-    best = train(TrainOptions(**options))
+    try:
+        best = train(TrainOptions(**options))
+    except (InputError, ModelFolderError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except ValueError as err:  # a setting the model or this machine cannot take (--device, --init_model ...)
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     if best:
         print(json.dumps({"best_dev": {g: best[g]["overall"] for g in ("punct", "case", "boundary") if g in best}}))
     return 0

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .io import InputError, read_lines
+from .io import InputError, new_file_mode, read_lines
 
 SAMPLE_RATE = 16000
 _RANGE = re.compile(r"^(.*):(\d+):(\d+)$")
@@ -131,7 +131,7 @@ def write_wav(path: str, wave: np.ndarray, rate: int = SAMPLE_RATE) -> None:
     os.close(fd)
     try:
         soundfile.write(tmp, np.clip(wave, -1.0, 1.0), rate, subtype="PCM_16", format="WAV")
-        os.chmod(tmp, 0o644)  # mkstemp makes it private
+        os.chmod(tmp, new_file_mode(path))  # mkstemp makes it private
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -201,6 +201,7 @@ class FeatureCache:
         path = self._file(self.key(spec, extractor_id))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        os.fchmod(fd, new_file_mode(path))  # mkstemp makes it private
         os.close(fd)
         # float16 halves the cache; features are normalised or layer-normed, well inside its range.
         save_file({"features": features.detach().to(torch.float16).contiguous()}, tmp,

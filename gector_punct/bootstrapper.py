@@ -52,7 +52,7 @@ class Attention(nn.Module):
 
     def forward(self, query, key, value, key_mask: torch.Tensor, dropout: float) -> torch.Tensor:
         b, n, m = query.shape[0], query.shape[1], key.shape[1]
-        split = lambda x, length: x.view(b, length, self.heads, -1).transpose(1, 2)
+        split = lambda x, length: x.view(b, length, self.heads, -1).transpose(1, 2)  # noqa: E731
         q, k, v = split(self.q(query), n), split(self.k(key), m), split(self.v(value), m)
         bias = torch.zeros(b, 1, 1, m, dtype=q.dtype, device=q.device).masked_fill(~key_mask[:, None, None], float("-inf"))
         att = F.scaled_dot_product_attention(q, k, v, attn_mask=bias, dropout_p=dropout)

@@ -2,13 +2,20 @@
 
 ``read_lines(path)`` yields ``(line_number, text)`` one line at a time (``-`` is stdin): only ``\\n`` ends a
 line (a stray ``\\r`` or U+2028 inside a line stays inside it), a trailing ``\\r`` is dropped, and a line that
-is not UTF-8 raises ``InputError`` naming the file and line. ``atomic_write(path)`` is a context manager
-that writes to a temporary file beside ``path`` and renames it into place only when the block succeeds.
+is not UTF-8 raises ``InputError`` naming the file and line.
+
+``atomic_write(path)`` writes to a temporary file beside ``path`` and renames it into place only when the
+block succeeds, so a crash or a kill leaves the previous file (or none), never a partial one. What holds:
+a new file gets the mode the umask gives (0644 under the usual 022), a replaced file keeps its own mode; a
+symbolic link is written through (its target is replaced, the link stays); ``-``, a pipe or a character
+device (``/dev/stdout``, ``>(cmd)``) cannot be replaced and is streamed to directly. ``temporary_dir`` and
+``replace_dir`` do the same for a folder (a model checkpoint).
 """
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -41,21 +48,52 @@ def read_all_lines(path: str) -> list[str]:
     return lines
 
 
+def umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def new_file_mode(path: str, directory: bool = False) -> int:
+    """The mode a file (or folder) replacing ``path`` gets: the existing one's, else what the umask allows."""
+    with contextlib.suppress(FileNotFoundError):
+        return stat.S_IMODE(os.stat(path).st_mode)
+    return (0o777 if directory else 0o666) & ~umask()
+
+
+def _is_stream(path: str) -> bool:
+    """A pipe, socket or character device (or a /dev, /proc name for one): it can only be written to."""
+    if path.startswith(("/dev/", "/proc/")):
+        return True
+    with contextlib.suppress(OSError):
+        mode = os.stat(path).st_mode
+        return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISSOCK(mode)
+    return False
+
+
 @contextlib.contextmanager
 def atomic_write(path: str, mode: str = "w"):
-    """Open a temporary file beside ``path``; on success it replaces ``path`` in one rename."""
+    """Open a temporary file beside ``path`` (beside a link's target); on success it replaces the file in
+    one rename. ``-`` and streams are written to directly."""
+    kwargs = {"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {}
     if path == "-":
-        yield sys.stdout
+        yield sys.stdout.buffer if "b" in mode else sys.stdout
         sys.stdout.flush()
         return
-    directory = os.path.dirname(os.path.abspath(path))
+    if _is_stream(path):
+        with open(path, mode, **kwargs) as handle:
+            yield handle
+        return
+    path = os.path.realpath(path)  # through symbolic links: the target is what gets replaced
+    directory = os.path.dirname(path)
     os.makedirs(directory, exist_ok=True)
+    file_mode = new_file_mode(path)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:
-        kwargs = {"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {}
         with os.fdopen(fd, mode, **kwargs) as handle:
             yield handle
             handle.flush()
+            os.fchmod(handle.fileno(), file_mode)
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
@@ -64,8 +102,18 @@ def atomic_write(path: str, mode: str = "w"):
         raise
 
 
+def temporary_dir(final_dir: str) -> str:
+    """An empty folder beside ``final_dir`` to fill and then ``replace_dir`` into place."""
+    parent = os.path.dirname(os.path.abspath(final_dir))
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(final_dir)}.")
+    os.chmod(tmp, new_file_mode(final_dir, directory=True))
+    return tmp
+
+
 def replace_dir(tmp_dir: str, final_dir: str) -> None:
-    """Move a fully written folder into place, keeping the old one until the new one is there."""
+    """Move a fully written folder into place, keeping the old one until the new one is there. A kill
+    between the two renames leaves ``final_dir.old``, which ``recover_dir`` puts back."""
     old = final_dir + ".old"
     if os.path.exists(old):
         _rmtree(old)
@@ -74,6 +122,12 @@ def replace_dir(tmp_dir: str, final_dir: str) -> None:
     os.replace(tmp_dir, final_dir)
     if os.path.exists(old):
         _rmtree(old)
+
+
+def recover_dir(final_dir: str) -> None:
+    """After a crash inside ``replace_dir``: the old folder back in place if the new one never arrived."""
+    if not os.path.exists(final_dir) and os.path.isdir(final_dir + ".old"):
+        os.replace(final_dir + ".old", final_dir)
 
 
 def _rmtree(path: str) -> None:

@@ -21,22 +21,28 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field, fields, replace
 
 import torch
 import torch.nn.functional as F
+from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 from torch import nn
 
 from .acoustic import AcousticAssistant, settings_of
 from .bootstrapper import CoordinateBootstrapper
 from .encoding import DEFAULT_ENCODER, TextEncoder, load_tokenizer, resolve_encoder
-from .io import atomic_write, replace_dir
+from .io import atomic_write, replace_dir, temporary_dir
 from .runtime import quiet_transformers
 from .vocabulary import HEADS, IGNORE, Vocabulary
 
 FORMAT = "gector-punct/1"
+
+
+class ModelFolderError(ValueError):
+    """A model folder that cannot be read (missing, truncated or foreign files); the message names it."""
+
+
 STORAGE_KEYS = ("format", "partial", "lowrank")  # how config.json's folder stores the weights, not settings
 LOWRANK_A, LOWRANK_B = ".lowrank_A", ".lowrank_B"
 
@@ -222,10 +228,12 @@ class Seq2Labels(nn.Module):
         """Write the model folder atomically (a temporary folder renamed into place), weights in
         ``store_dtype`` (default: the config's). With ``lowrank``, each changed encoder matrix is stored as
         a rank-``lowrank`` delta over the pretrained encoder."""
-        parent = os.path.dirname(os.path.abspath(directory))
-        os.makedirs(parent, exist_ok=True)
-        tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(directory)}.")
-        os.chmod(tmp, 0o755)
+        tmp = temporary_dir(directory)
+        self.write_folder(tmp, store_dtype, lowrank)
+        replace_dir(tmp, directory)
+
+    def write_folder(self, folder: str, store_dtype: str | None = None, lowrank: int | None = None) -> None:
+        """The model's files into an existing folder (``save`` without the rename: a checkpoint adds its own)."""
         dtype = getattr(torch, store_dtype or self.config.store_dtype)
         if lowrank:
             state = self._lowrank_state(lowrank)
@@ -233,22 +241,35 @@ class Seq2Labels(nn.Module):
             state = {k: v for k, v in self.state_dict().items() if self.stored_keys is None or k in self.stored_keys}
         state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
                  for k, v in state.items() if not self._external(k)}
-        save_file(state, os.path.join(tmp, "model.safetensors"))
+        save_file(state, os.path.join(folder, "model.safetensors"))
         config = replace(self.config, encoder_config=self.encoder.config.to_dict())
-        _write_config(tmp, config, partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
-        self.tokenizer.save_pretrained(os.path.join(tmp, "tokenizer"))
-        self.vocab.save(os.path.join(tmp, "vocabulary"))
-        replace_dir(tmp, directory)
+        _write_config(folder, config, partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
+        self.tokenizer.save_pretrained(os.path.join(folder, "tokenizer"))
+        self.vocab.save(os.path.join(folder, "vocabulary"))
 
     @classmethod
     def load(cls, directory: str, vocab_path: str | None = None, device: str | torch.device = "cpu") -> Seq2Labels:
-        """A model folder (or a training folder: its ``best/``) -> the model, in eval mode on ``device``."""
+        """A model folder (or a training folder: its ``best/``) -> the model, in eval mode on ``device``.
+        A folder that cannot be read raises ``ModelFolderError`` naming the folder or file."""
+        if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
+            directory = os.path.join(directory, "best")
+        try:
+            model = cls._assemble(directory, vocab_path)
+        except ModelFolderError:
+            raise
+        except (OSError, ValueError, KeyError, TypeError) as err:  # transformers' and our own complaints
+            raise ModelFolderError(f"{directory}: {err}") from err
+        return model.to(device).eval()
+
+    @classmethod
+    def _assemble(cls, directory: str, vocab_path: str | None) -> Seq2Labels:
         from transformers import AutoConfig, AutoModel
 
         quiet_transformers()
-        if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
-            directory = os.path.join(directory, "best")
         config, storage = _read_config(directory)
+        for part in ("tokenizer", "model.safetensors") + (() if vocab_path else ("vocabulary",)):
+            if not os.path.exists(os.path.join(directory, part)):
+                raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
         if storage.get("partial"):  # the unchanged parameters come from the installed encoder
             encoder = AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
         else:
@@ -258,10 +279,14 @@ class Seq2Labels(nn.Module):
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
         model = cls(encoder, vocab, tokenizer, config)
         model._load_weights(directory, bool(storage.get("partial")))
-        return model.to(device).eval()
+        return model
 
     def _load_weights(self, directory: str, partial: bool) -> None:
-        state = load_file(os.path.join(directory, "model.safetensors"))
+        path = os.path.join(directory, "model.safetensors")
+        try:
+            state = load_file(path)
+        except SafetensorError as err:
+            raise ModelFolderError(f"{path}: cannot read the weights ({err})") from None
         own = self.state_dict()
         for key in [k for k in state if k.endswith(LOWRANK_A)]:  # base weight + A @ B
             name = key[: -len(LOWRANK_A)]
@@ -270,7 +295,7 @@ class Seq2Labels(nn.Module):
         missing, unexpected = self.load_state_dict(state, strict=False)
         missing = [k for k in missing if not self._external(k)]
         if unexpected or (missing and not partial):
-            raise ValueError(f"{directory}: weights do not match the model (missing {missing[:5]}, "
+            raise ModelFolderError(f"{path}: weights do not match the model (missing {missing[:5]}, "
                              f"unexpected {unexpected[:5]})")
         if partial:
             self.stored_keys = set(state)
@@ -330,11 +355,20 @@ def _same(key: str, current, asked) -> bool:
 def _read_config(directory: str) -> tuple[ModelConfig, dict]:
     """config.json -> (settings, storage facts: format, partial, lowrank)."""
     path = os.path.join(directory, "config.json")
-    with open(path, encoding="utf-8") as f:
-        raw = json.load(f)
-    if raw.get("format") != FORMAT:
-        raise ValueError(f"{directory}: not a gector-punct model folder (format {raw.get('format')!r})")
-    return ModelConfig.from_json(raw, path), {k: raw.get(k) for k in STORAGE_KEYS}
+    if not os.path.isfile(path):
+        raise ModelFolderError(f"{path}: missing (not a model folder)")
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = json.load(f)
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ModelFolderError(f"{path}: not valid JSON ({err})") from None
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        found = raw.get("format") if isinstance(raw, dict) else type(raw).__name__
+        raise ModelFolderError(f"{path}: not a gector-punct model folder (format {found!r}, expected {FORMAT!r})")
+    try:
+        return ModelConfig.from_json(raw, path), {k: raw.get(k) for k in STORAGE_KEYS}
+    except TypeError as err:
+        raise ModelFolderError(f"{path}: {err}") from None
 
 
 def _write_config(directory: str, config: ModelConfig, partial: bool, lowrank: int | None) -> None:

@@ -7,9 +7,10 @@ as it is; any length works (long lines are windowed, see ``encoding``). The word
 except in case, or vanish when ``allow_delete`` is set and the model tags them ``$DELETE``.
 ``predict_tags(list of word lists) -> list of Tag lists`` is the same without writing text.
 
-Decoding (``DecodeConfig``, as in GECToR): ``decode`` defaults to the first model's own settings; a word that
-already carries marks at an edge gets no further marks there (so punctuated input is not punctuated twice).
-``iteration_count`` > 1 tags again the lines that the previous pass changed.
+Decoding (``DecodeConfig``, as in GECToR): ``decode`` defaults to the first model's own settings. What the
+input already carries is treated by ``existing`` (``keep``: its marks and case are given; ``strip``: removed
+and restored afresh), and no word gets an edit it cannot take (a second mark, a URL's case ...; see
+``existing``). ``iteration_count`` > 1 tags again the lines that the previous pass changed.
 
 Audio (UniPunc models): ``predict(lines, audio)`` / ``predict_tags(word_lines, audio)`` take one audio per
 line (an ``AudioSpec``, a ``path`` or ``path:offset:frames`` string, or None); a line without audio, and
@@ -33,15 +34,8 @@ from .bootstrapper import text_fractions
 from .encoding import TextEncoder, WindowedBatcher
 from .model import DecodeConfig, Seq2Labels
 from .runtime import autocast, pick_device
-from .tags import (
-    DELETE,
-    KEEP,
-    SENTENCE_END,
-    Tag,
-    punct_label,
-    split_edges,
-    written_words,
-)
+from .existing import MODES, constrain_line, prepare
+from .tags import DELETE, KEEP, SENTENCE_END, Tag, split_edges, written_words
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
 
 Probabilities = tuple[torch.Tensor, ...]  # per head in HEADS order: (all words of all lines) x labels
@@ -51,8 +45,10 @@ class Punctuator:
     def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
                  batch_size: int = 32, max_len: int | None = None, allow_delete: bool = False,
                  device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
-                 skip_bad_audio: bool = False):
-        self.models = models
+                 skip_bad_audio: bool = False, existing: str = "keep"):
+        if existing not in MODES:
+            raise ValueError(f"unknown existing-text mode {existing!r} (one of {', '.join(MODES)})")
+        self.models, self.existing = models, existing
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         self.iteration_count, self.batch_size, self.allow_delete = iteration_count, batch_size, allow_delete
@@ -74,7 +70,9 @@ class Punctuator:
         return cls([Seq2Labels.load(p, vocab_path) for p in paths], **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
-        word_lines = [line.split() for line in lines]
+        if isinstance(lines, str):
+            raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
+        word_lines = [prepare(line.split(), self.existing) for line in lines]
         results = list(lines)
         todo = [i for i, words in enumerate(word_lines) if words]
         for _ in range(self.iteration_count):
@@ -163,9 +161,9 @@ class Punctuator:
             if not words or max(error_p[start:end]) < threshold:  # GECToR: a line with no likely error stays
                 tags.append([Tag() for _ in words])
             else:
-                tags.append([_respect_existing_marks(word, Tag(
-                    punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
-                    case_names[case_i[k]] if case_p[k] >= threshold else KEEP)) for k, word in zip(range(start, end), words)])
+                tags.append(constrain_line(words, [Tag(punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
+                                                       case_names[case_i[k]] if case_p[k] >= threshold else KEEP)
+                                                   for k in range(start, end)]))
             start = end
         return tags
 
@@ -175,16 +173,6 @@ def quantize_encoder(model: Seq2Labels) -> None:
     with warnings.catch_warnings():  # torch marks its quantised tensor types as deprecated (torchao replaces them)
         warnings.simplefilter("ignore")
         model.encoder = torch.ao.quantization.quantize_dynamic(model.encoder, {torch.nn.Linear}, dtype=torch.qint8)
-
-
-def _respect_existing_marks(word: str, tag: Tag) -> Tag:
-    if tag.deletes:
-        return tag
-    lead, _, trail = split_edges(word)
-    prepend, append = ("" if lead else tag.prepend), ("" if trail else tag.append)
-    if (prepend, append) == (tag.prepend, tag.append):
-        return tag
-    return Tag(punct_label(prepend, append), tag.case)
 
 
 def _union(lists) -> list[str]:

@@ -12,7 +12,16 @@ import torch
 
 
 def pick_device(name: str | None = None) -> torch.device:
-    return torch.device(name or ("cuda" if torch.cuda.is_available() else "cpu"))
+    """The named device (ValueError if this torch cannot use it), else CUDA when there is one, else the CPU."""
+    if not name:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(name)
+    except RuntimeError as err:
+        raise ValueError(f"device {name!r}: {err}") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {name!r}: no CUDA device is usable by this torch ({torch.__version__}); use cpu")
+    return device
 
 
 def amp_dtype(device: torch.device) -> torch.dtype | None:

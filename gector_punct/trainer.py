@@ -45,7 +45,7 @@ from .audio_data import AudioLines
 from .bootstrapper import text_fractions
 from .encoding import collate
 from .evaluation import evaluate_instances
-from .io import atomic_write
+from .io import atomic_write, recover_dir, replace_dir, temporary_dir
 from .metrics import selection_f1
 from .model import DecodeConfig, ModelConfig, Seq2Labels
 from .predictor import Punctuator
@@ -136,6 +136,8 @@ class Trainer:
         self.train_instances = self.reader.read(options.train_set)
         self.dev_instances = DatasetReader(skip_bad=options.skip_bad).read(options.dev_set)
         self.last_dir = os.path.join(options.model_dir, "last")
+        for folder in (self.last_dir, os.path.join(options.model_dir, "best")):
+            recover_dir(folder)  # a kill while a checkpoint was being swapped in
         self.resuming = options.resume and os.path.exists(os.path.join(self.last_dir, "config.json"))
         self.state = self._read_state() if self.resuming else {"epoch": 0, "best_f1": -1.0, "bad_epochs": 0, "step": 0}
         self.model = self._build_model().to(self.device)
@@ -150,7 +152,6 @@ class Trainer:
             self._load_optimizer(os.path.join(self.last_dir, "optimizer.safetensors"))
         self.scaler = grad_scaler(self.device)
         self.ddp = None
-        torch.manual_seed(options.seed * 100 + self.rank)  # dropout differs between processes
 
     # ---- builders ---------------------------------------------------------------------------------
 
@@ -166,8 +167,17 @@ class Trainer:
         return device
 
     def _read_state(self) -> dict:
+        """The last checkpoint's trainer state; metrics.jsonl loses the records of epochs after it (an epoch
+        killed after its record was written is trained and recorded again)."""
         with open(os.path.join(self.last_dir, "trainer_state.json"), encoding="utf-8") as f:
-            return json.load(f)
+            state = json.load(f)
+        log = os.path.join(self.o.model_dir, "metrics.jsonl")
+        if self.is_main and os.path.exists(log):
+            with open(log, encoding="utf-8") as f:
+                kept = [line for line in f if line.strip() and json.loads(line)["epoch"] <= state["epoch"]]
+            with atomic_write(log) as out:
+                out.writelines(kept)
+        return state
 
     def _build_model(self) -> Seq2Labels:
         """The run's last checkpoint (resume), the init_model with the options applied, or a new model."""
@@ -252,7 +262,9 @@ class Trainer:
             # A batch share with no audio leaves the down-sampler without a gradient.
             self.ddp = torch.nn.parallel.DistributedDataParallel(
                 self.model, find_unused_parameters=self.model.acoustic is not None)
-        chosen = self.data.sample(random.Random(o.seed * 1000 + epoch))  # per-epoch seed: a resumed run sees the same data
+        # Per-epoch seeds: a run resumed at an epoch boundary draws the same data and dropout as one never stopped.
+        chosen = self.data.sample(random.Random(o.seed * 1000 + epoch))
+        torch.manual_seed((o.seed * 100 + self.rank) * 1000 + epoch)  # dropout differs between processes
         batches = [chosen[i: i + o.batch_size] for i in range(0, len(chosen), o.batch_size)]
         batches = [b for b in batches[: self.batches_per_epoch()] if len(b) >= self.world]
         started, loss_sum, words = time.time(), 0.0, 0
@@ -277,10 +289,10 @@ class Trainer:
         """Rank 0: checkpoints, the metrics.jsonl record and the console line of a finished epoch."""
         if improved:
             self.model.save(os.path.join(self.o.model_dir, "best"))
-        self._save_last()
         record = {"epoch": epoch + 1, **stats, "selection_f1": f1, "best": improved, "dev": result}
         with open(os.path.join(self.o.model_dir, "metrics.jsonl"), "a", encoding="utf-8") as log:
             log.write(json.dumps(record) + "\n")
+        self._save_last()  # last: the epoch is done only once this folder is in place
         print(f"epoch {epoch + 1}: loss {record['train_loss']:.4f}  dev punct F1 "
               f"{result['punct']['overall']['f1']:.1f}  selection F1 {f1:.2f}{'  (best)' if improved else ''}", flush=True)
 
@@ -336,15 +348,16 @@ class Trainer:
     # ---- checkpoints ------------------------------------------------------------------------------
 
     def _save_last(self) -> None:
-        self.model.save(self.last_dir, store_dtype="float32")  # full precision to resume from
+        """Model (full precision), optimizer and trainer state written together, then swapped in at once."""
+        tmp = temporary_dir(self.last_dir)
+        self.model.write_folder(tmp, store_dtype="float32")
         state = self.optimizer.state_dict()
         tensors = {f"{i}.{k}": v.contiguous() for i, s in state["state"].items() for k, v in s.items()
                    if isinstance(v, torch.Tensor)}
-        tmp = os.path.join(self.last_dir, ".optimizer.safetensors.tmp")
-        save_file(tensors, tmp)
-        os.replace(tmp, os.path.join(self.last_dir, "optimizer.safetensors"))
-        with atomic_write(os.path.join(self.last_dir, "trainer_state.json")) as out:
+        save_file(tensors, os.path.join(tmp, "optimizer.safetensors"))
+        with atomic_write(os.path.join(tmp, "trainer_state.json")) as out:
             json.dump(dict(self.state, options=asdict(self.o), param_groups=state["param_groups"]), out, indent=2)
+        replace_dir(tmp, self.last_dir)
 
     def _load_optimizer(self, path: str) -> None:
         tensors = load_file(path)

@@ -106,3 +106,17 @@ def trained_tiny(learnable_data, encoder_name, tmp_path_factory):
                            batch_size=16, max_len=64, patience=6, progress=False, seed=3)
     best = train(options)
     return {"dir": model_dir, "best": best, "options": options}
+
+
+@pytest.fixture(scope="session")
+def random_editor():
+    """A tiny untrained tagger whose random heads propose every kind of edit (quotes and case included)."""
+    from gector_punct.predictor import Punctuator
+    from gector_punct.vocabulary import Vocabulary
+
+    vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_,", "$APPEND_.", "$APPEND_?", '$PREPEND_"', '$APPEND_"'],
+                        "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL", "$TRANSFORM_CASE_UPPER",
+                                      "$TRANSFORM_CASE_LOWER", "$TRANSFORM_CASE_CHARS_0,2"],
+                        "d_tags": ["CORRECT", "INCORRECT"]})
+    torch.manual_seed(0)
+    return Punctuator([tiny_tagger(vocab, max_len=48)], batch_size=8, device="cpu")
