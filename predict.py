@@ -12,10 +12,11 @@ import sys
 
 from gector_punct.audio import check_audio_list, read_audio_list
 from gector_punct.io import InputError, atomic_write, read_lines
-from gector_punct.predictor import Punctuator, split_sentences
+from gector_punct.predictor import DEFAULT_MODEL, Punctuator, split_sentences
+from gector_punct.runtime import mmap_large_buffers, trim_heap
+from gector_punct.streaming import StreamingPunctuator
+from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_MODEL = os.path.join(HERE, "models", "default_en")
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -39,11 +40,22 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="GECToR's flag: a model folder records its own setting; given, it must match every model's")
     p.add_argument("--chunk_words", type=int, default=20000,
                    help="words read, predicted and written at a time; bounds memory on any file size (default 20000)")
+    p.add_argument("--low_memory", action="store_true",
+                   help="keep peak memory flat on very large inputs (large buffers mmapped), at some cost in "
+                        "system time (README: Speed and scale)")
     p.add_argument("--split_sentences", action="store_true", help="write one sentence per line instead of one line per input line")
     p.add_argument("--existing", choices=["keep", "strip"], default="keep",
                    help="marks and case already in the input: keep = given (never doubled or removed; capitalised "
                         "words keep their case; ALL CAPS / Title Case lines are re-cased), strip = removed and "
                         "restored afresh (default keep)")
+    p.add_argument("--format", choices=["plain", "srt", "vtt"], default="plain",
+                   help="plain: one text per line; srt / vtt: a subtitle file, restored as one stream across cues, "
+                        "written in the same format with every cue's index, timing and line breaks (default plain)")
+    p.add_argument("--stream", action="store_true",
+                   help="live captions: each input line is a chunk of new words (an empty line ends an utterance); "
+                        "each word is written, flushed, once --lookahead more words have come, never rewritten")
+    p.add_argument("--lookahead", type=int, default=8,
+                   help="with --stream: words to wait for before a word is final (default 8)")
     p.add_argument("--allow_delete", action="store_true", help="let the model delete words it tags $DELETE (disfluencies)")
     p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
     p.add_argument("--num_shards", type=int, default=1,
@@ -61,6 +73,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error("--shard_id must be in 0 .. --num_shards-1")
     if args.num_shards > 1 and args.input_file == "-":
         p.error("--num_shards needs an input file (stdin cannot be counted and read twice)")
+    if args.stream and (args.format != "plain" or args.num_shards > 1 or args.split_sentences or args.audio_list):
+        p.error("--stream reads words as they come: no --format, --num_shards, --split_sentences or --audio_list")
+    if args.format != "plain" and (args.num_shards > 1 or args.split_sentences or args.audio_list):
+        p.error(f"--format {args.format} restores a whole subtitle file: no --num_shards, --split_sentences or --audio_list")
     return args
 
 
@@ -112,6 +128,7 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
                 lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
                 lines_in += len(chunk)
                 chunk, sounds, words = [], [], 0
+                trim_heap()  # what this chunk's batches freed goes back to the OS
         if chunk:
             lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
             lines_in += len(chunk)
@@ -121,37 +138,63 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
     return lines_in, lines_out
 
 
+def stream(args: argparse.Namespace, punctuator: Punctuator) -> tuple[int, int]:
+    """Words out as they become final: one output line per utterance; returns (input lines, utterances)."""
+    streamer = StreamingPunctuator(punctuator, args.lookahead)
+    lines_in = utterances = 0
+    with atomic_write(args.output_file) as out:
+        started = False  # whether the current output line has a word yet
+        for _, line in read_lines(args.input_file):
+            lines_in += 1
+            words = line.split()
+            final = streamer.push(words) if words else streamer.end()
+            if final:
+                out.write((" " if started else "") + " ".join(final))
+                started = True
+            if not words:
+                out.write("\n")
+                started, utterances = False, utterances + 1
+            out.flush()
+        final = streamer.end()
+        if final or started:
+            out.write((" " if started else "") + " ".join(final) + "\n")
+            utterances += 1
+    return lines_in, utterances
+
+
+def restore_subtitle_file(args: argparse.Namespace, punctuator: Punctuator) -> int:
+    """The whole file read, restored across cues and written in its own format; returns its cue count."""
+    subtitles = restore_subtitles(punctuator, read_subtitles(args.input_file, args.format))
+    with atomic_write(args.output_file) as out:
+        out.write(format_subtitles(subtitles))
+    return sum(block.is_cue for block in subtitles.blocks)
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
-    keep_heap_flat()
+    if args.low_memory:
+        mmap_large_buffers()
     try:
         punctuator = load_punctuator(args)
     except (OSError, ValueError) as err:
         print(f"error: cannot load model {' '.join(args.model_path)}: {err}", file=sys.stderr)
         return 2
     try:
-        audio = read_audio(args, punctuator)
-        lines_in, lines_out = restore(args, punctuator, audio)
+        if args.stream:
+            lines_in, lines_out = stream(args, punctuator)
+        elif args.format != "plain":
+            lines_in = lines_out = restore_subtitle_file(args, punctuator)
+        else:
+            lines_in, lines_out = restore(args, punctuator, read_audio(args, punctuator))
     except BrokenPipeError:  # `predict.py ... --output_file - | head -1`: the reader has all it wants
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 1
     except (InputError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print(f"{lines_in} lines in, {lines_out} lines out -> {args.output_file}", file=sys.stderr)
+    unit_in, unit_out = ("cues", "cues") if args.format != "plain" else ("lines", "utterances" if args.stream else "lines")
+    print(f"{lines_in} {unit_in} in, {lines_out} {unit_out} out -> {args.output_file}", file=sys.stderr)
     return 0
-
-
-def keep_heap_flat() -> None:
-    """Serve tensor buffers of 1 MB and more with mmap, so that they go back to the OS when freed. With
-    glibc's default (a threshold that rises after frees), batches of varying shapes fragment the heap and
-    peak memory creeps up chunk after chunk: 1.8x higher on a 1M-word file than on a 10k-word one."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").mallopt(-3, 1 << 20)  # -3: M_MMAP_THRESHOLD
-    except (OSError, AttributeError):  # not glibc: nothing to tune
-        pass
 
 
 def write(out, restored, sentences: bool) -> int:

@@ -1,13 +1,21 @@
 """gector-punct: punctuation, case and sentence boundaries for ASR output, as GECToR-style word tagging.
 
     from gector_punct import Punctuator
-    Punctuator.load("path/to/model").predict(["so i went to new york last tuesday did you"])
-"""
-from .model import DecodeConfig, ModelConfig, Seq2Labels
-from .predictor import Punctuator, split_sentences
-from .tags import Tag, apply_tags, make_source, tags_from_pair
-from .vocabulary import Vocabulary
+    Punctuator.load().predict(["so i went to new york last tuesday did you"])   # the shipped model
 
-__all__ = ["DecodeConfig", "ModelConfig", "Punctuator", "Seq2Labels", "Tag", "Vocabulary", "apply_tags", "make_source", "split_sentences",
-           "tags_from_pair"]
+The names below are imported on first use, so that ``gector_punct.tags`` and the text tools built on it
+(utils/make_source.py, preprocess_data.py, evaluate.py) start without loading torch.
+"""
+import importlib
+
+_HOMES = {"DecodeConfig": "model", "ModelConfig": "model", "Seq2Labels": "model", "Punctuator": "predictor",
+          "split_sentences": "predictor", "Tag": "tags", "apply_tags": "tags", "make_source": "tags",
+          "tags_from_pair": "tags", "Vocabulary": "vocabulary"}
+__all__ = sorted(_HOMES)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module 'gector_punct' has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)

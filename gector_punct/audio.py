@@ -24,11 +24,14 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 
 from .io import InputError, new_file_mode, read_lines
+
+if TYPE_CHECKING:
+    import torch  # the feature cache's tensors; importing torch is left to the code that makes them
 
 SAMPLE_RATE = 16000
 _RANGE = re.compile(r"^(.*):(\d+):(\d+)$")
@@ -196,6 +199,8 @@ class FeatureCache:
         return load_file(path)["features"].float()
 
     def put(self, spec: AudioSpec, extractor_id: str, features: torch.Tensor) -> None:
+        import torch
+
         from safetensors.torch import save_file
 
         path = self._file(self.key(spec, extractor_id))

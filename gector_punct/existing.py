@@ -30,6 +30,7 @@ _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _NUMBER = re.compile(r"(?i)^[+-]?\d+(?:[.,:/]\d+)*(?:%|s|st|nd|rd|th)?$")
 _DOTTED = re.compile(r"^(?:[^\W\d_]\.){2,}$")  # u.s. e.g. a.m.
 QUOTE_PAIRS = {'"': '"', "“": "”", "«": "»", "„": "“"}
+_QUOTE_MARKS = set(QUOTE_PAIRS) | set(QUOTE_PAIRS.values())
 _OPENING_EDGE, _CLOSING_EDGE = "([{\"'«“‘¿¡", ")]}\"'»”’.,;:!?…"
 
 
@@ -93,8 +94,8 @@ def constrain(word: str, tag: Tag) -> Tag:
     """The predicted tag, limited to what ``word`` allows: no marks on a side that has some, no case change
     to a word that has capitals or to a URL, address or number, at most a capital for a listed
     abbreviation, nothing at all for a word of symbols."""
-    if tag.punct == DELETE:
-        return tag
+    if tag.punct == DELETE or (tag.punct == KEEP and tag.case == KEEP):
+        return tag  # nothing to limit (most words)
     kind = word_kind(word)
     if kind == "symbols":
         return Tag()
@@ -112,7 +113,10 @@ def constrain(word: str, tag: Tag) -> Tag:
 
 def constrain_line(words: list[str], tags: list[Tag]) -> list[Tag]:
     """``constrain`` for every word, then the line's added double quotes paired."""
-    return _pair_added_quotes(words, [constrain(w, t) for w, t in zip(words, tags)])
+    tags = [constrain(w, t) for w, t in zip(words, tags)]
+    if any(ch in _QUOTE_MARKS for t in tags if t.punct != KEEP for ch in t.punct):
+        tags = _pair_added_quotes(words, tags)
+    return tags
 
 
 def _pair_added_quotes(words: list[str], tags: list[Tag]) -> list[Tag]:

@@ -30,6 +30,7 @@ from safetensors.torch import load_file, save_file
 from torch import nn
 
 from .acoustic import AcousticAssistant, settings_of
+from .bert import WordPieceTokenizer, build_bert, light_encoder_possible, load_pretrained_bert
 from .bootstrapper import CoordinateBootstrapper
 from .encoding import DEFAULT_ENCODER, TextEncoder, load_tokenizer, resolve_encoder
 from .io import atomic_write, replace_dir, temporary_dir
@@ -248,13 +249,15 @@ class Seq2Labels(nn.Module):
         self.vocab.save(os.path.join(folder, "vocabulary"))
 
     @classmethod
-    def load(cls, directory: str, vocab_path: str | None = None, device: str | torch.device = "cpu") -> Seq2Labels:
+    def load(cls, directory: str, vocab_path: str | None = None, device: str | torch.device = "cpu",
+             light: bool = False) -> Seq2Labels:
         """A model folder (or a training folder: its ``best/``) -> the model, in eval mode on ``device``.
+        ``light``: for prediction only, a BERT encoder and its tokenizer without transformers (``bert``).
         A folder that cannot be read raises ``ModelFolderError`` naming the folder or file."""
         if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
             directory = os.path.join(directory, "best")
         try:
-            model = cls._assemble(directory, vocab_path)
+            model = cls._assemble(directory, vocab_path, light)
         except ModelFolderError:
             raise
         except (OSError, ValueError, KeyError, TypeError) as err:  # transformers' and our own complaints
@@ -262,19 +265,15 @@ class Seq2Labels(nn.Module):
         return model.to(device).eval()
 
     @classmethod
-    def _assemble(cls, directory: str, vocab_path: str | None) -> Seq2Labels:
-        from transformers import AutoConfig, AutoModel
-
-        quiet_transformers()
+    def _assemble(cls, directory: str, vocab_path: str | None, light: bool) -> Seq2Labels:
         config, storage = _read_config(directory)
         for part in ("tokenizer", "model.safetensors") + (() if vocab_path else ("vocabulary",)):
             if not os.path.exists(os.path.join(directory, part)):
                 raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
-        if storage.get("partial"):  # the unchanged parameters come from the installed encoder
-            encoder = AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
-        else:
-            encoder = AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
-        tokenizer = load_tokenizer(os.path.join(directory, "tokenizer"))
+        tokenizer_dir = os.path.join(directory, "tokenizer")
+        light = light and light_encoder_possible(config.encoder_config or {}, tokenizer_dir)
+        encoder = _encoder_for(config, bool(storage.get("partial")), light)
+        tokenizer = WordPieceTokenizer(tokenizer_dir) if light else load_tokenizer(tokenizer_dir)
         _fit_embeddings(encoder, tokenizer)
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
         model = cls(encoder, vocab, tokenizer, config)
@@ -335,6 +334,19 @@ def _in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:
         if part.isdigit() and ".layer." in f".{name}":
             return int(part) >= n_layers - k
     return "pooler" in name
+
+
+def _encoder_for(config: ModelConfig, partial: bool, light: bool) -> nn.Module:
+    """The encoder a stored model sits on: the installed pretrained one (a partial folder stores only what
+    training changed), or one of the stored config (its weights come from the folder)."""
+    if light:
+        return load_pretrained_bert(resolve_encoder(config.transformer_model)) if partial else build_bert(config.encoder_config)
+    from transformers import AutoConfig, AutoModel
+
+    quiet_transformers()
+    if partial:
+        return AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
+    return AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
 
 
 def _fit_embeddings(encoder: nn.Module, tokenizer) -> None:

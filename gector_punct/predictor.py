@@ -24,6 +24,7 @@ what it gains in speed and costs in F1 (README).
 """
 from __future__ import annotations
 
+import os
 import warnings
 
 import torch
@@ -34,10 +35,11 @@ from .bootstrapper import text_fractions
 from .encoding import TextEncoder, WindowedBatcher
 from .model import DecodeConfig, Seq2Labels
 from .runtime import autocast, pick_device
-from .existing import MODES, constrain_line, prepare
+from .existing import MODES, constrain_line, prepare, strip_word
 from .tags import DELETE, KEEP, SENTENCE_END, Tag, split_edges, written_words
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
 
+DEFAULT_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models", "default_en")
 Probabilities = tuple[torch.Tensor, ...]  # per head in HEADS order: (all words of all lines) x labels
 
 
@@ -65,9 +67,12 @@ class Punctuator:
         self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
 
     @classmethod
-    def load(cls, paths: str | list[str], vocab_path: str | None = None, **options) -> Punctuator:
+    def load(cls, paths: str | list[str] = DEFAULT_MODEL, vocab_path: str | None = None, **options) -> Punctuator:
+        """Model folder(s) (default: the shipped English model) -> a predictor; ``options`` as for the
+        constructor. Encoders load without transformers where they can (``bert``)."""
         paths = [paths] if isinstance(paths, str) else list(paths)
-        return cls([Seq2Labels.load(p, vocab_path) for p in paths], **options)
+        light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers
+        return cls([Seq2Labels.load(p, vocab_path, light=light) for p in paths], **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
         if isinstance(lines, str):
@@ -90,6 +95,18 @@ class Punctuator:
             if words:
                 results[i] = " ".join(words)
         return results
+
+    def restore_words(self, words: list[str]) -> list[str | None]:
+        """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
+        written form, or None where it vanishes (a marks-only token under ``strip``, a ``$DELETE``)."""
+        prepared = [strip_word(w) for w in words] if self.existing == "strip" else prepare(words, "keep")
+        kept = [i for i, w in enumerate(prepared) if w]
+        out: list[str | None] = [None] * len(words)
+        if kept:
+            (tags,) = self.predict_tags([[prepared[i] for i in kept]])
+            for i, tag in zip(kept, tags):
+                out[i] = None if tag.deletes else tag.apply(prepared[i])
+        return out
 
     def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None) -> list[list[Tag]]:
         return self.decode(word_lines, self.probabilities(word_lines, audio))

@@ -1,4 +1,5 @@
-"""Where and how tensors run: the device, the mixed-precision dtype, and transformers' console noise.
+"""Where and how tensors run: the device, the mixed-precision dtype, freed memory back to the OS, and
+transformers' console noise.
 
 One policy for training and prediction alike: a device named by the user, else CUDA when there is one;
 on CUDA the forward pass runs under autocast in bfloat16 where the GPU supports it, else float16 (whose
@@ -7,6 +8,7 @@ gradients then need loss scaling, ``grad_scaler``); on the CPU in float32, no au
 from __future__ import annotations
 
 import contextlib
+import ctypes
 
 import torch
 
@@ -47,3 +49,29 @@ def quiet_transformers() -> None:
 
     logging.set_verbosity_error()
     logging.disable_progress_bar()
+
+
+def _libc():
+    try:
+        return ctypes.CDLL("libc.so.6")
+    except OSError:  # not glibc
+        return None
+
+
+_LIBC = _libc()
+
+
+def trim_heap() -> None:
+    """Give the memory freed so far back to the OS (glibc's ``malloc_trim``; elsewhere nothing). Batches of
+    varying shapes otherwise leave the heap fragmented, and a long run's peak memory creeps up chunk after
+    chunk; trimming between chunks keeps it flat without paying for an mmap per large buffer."""
+    if _LIBC is not None and hasattr(_LIBC, "malloc_trim"):
+        _LIBC.malloc_trim(0)
+
+
+def mmap_large_buffers(threshold: int = 1 << 20) -> None:
+    """Serve every buffer of ``threshold`` bytes or more with its own mmap, returned to the OS when freed:
+    peak memory stays flat on inputs of any size, at the price of a page fault per page of each new buffer
+    (system time). glibc only; elsewhere nothing."""
+    if _LIBC is not None and hasattr(_LIBC, "mallopt"):
+        _LIBC.mallopt(-3, threshold)  # -3: M_MMAP_THRESHOLD

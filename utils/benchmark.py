@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import torch  # noqa: E402
 
 from gector_punct.encoding import WindowedBatcher  # noqa: E402
-from gector_punct.predictor import Punctuator  # noqa: E402
+from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
 from gector_punct.runtime import autocast  # noqa: E402
 from gector_punct.tags import make_source  # noqa: E402
 
@@ -46,7 +46,7 @@ def generated_lines(n_lines: int, long_words: int, seed: int) -> list[str]:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", default=os.path.join(ROOT, "models", "default_en"), help="model folder (default: shipped model)")
+    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
     p.add_argument("--input_file", default=None, help="text to run on (default: generated ASR-like text)")
     p.add_argument("--lines", type=int, default=2000, help="generated lines of 5-120 words (default 2000)")
     p.add_argument("--long_words", type=int, default=20000, help="words of the one long generated line (default 20000)")

@@ -24,7 +24,7 @@ from gector_punct.evaluation import score_tags  # noqa: E402
 from gector_punct.io import atomic_write  # noqa: E402
 from gector_punct.metrics import format_report, labels_from_words, score  # noqa: E402
 from gector_punct.model import DecodeConfig, store_decode_defaults  # noqa: E402
-from gector_punct.predictor import Punctuator  # noqa: E402
+from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
 from gector_punct.reader import DatasetReader, Instance  # noqa: E402
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
@@ -101,7 +101,7 @@ def report(dev: DevSets, decode: DecodeConfig, truecase: bool) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", nargs="+", default=[os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models", "default_en")],
+    p.add_argument("--model_path", nargs="+", default=[DEFAULT_MODEL],
                    help="model folder(s) (default: the shipped model)")
     p.add_argument("--ted_dev", required=True, help="preprocessed TED dev file (uncased: punctuation only)")
     p.add_argument("--cased_dev", required=True, help="preprocessed cased dev file (case and boundaries)")

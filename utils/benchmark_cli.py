@@ -1,0 +1,119 @@
+#!/usr/bin/env python
+"""Measure predict.py as users run it, a process started from the shell:
+
+* cold start: the median time of ``predict.py`` on one short line against ``python -c "import torch"``;
+* throughput: ``predict.py`` end to end (start-up included) on files of ASR-like lines (60-90 words each)
+  against the bare encoder's forward pass over exactly the same 128-subword windows at batch 32, run in
+  this process with the same number of threads (the floor no tagger can beat), with the child's user and
+  system CPU time and peak RSS;
+* memory: the peak RSS on the largest file over that on the smallest.
+
+    python utils/benchmark_cli.py                              # 10,000 and 100,000 words
+    python utils/benchmark_cli.py --words 10000 1000000        # the streaming-memory check (minutes)
+"""
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from gector_punct.predictor import DEFAULT_MODEL  # noqa: E402
+
+
+def timed_child(command: list[str]) -> dict:
+    """Wall seconds, user and system CPU seconds, peak RSS (MB) of one child process."""
+    started = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        raise SystemExit(f"failed (status {status}): {' '.join(command)}")
+    return {"wall": time.perf_counter() - started, "user": usage.ru_utime, "sys": usage.ru_stime,
+            "rss_mb": usage.ru_maxrss / 1024}
+
+
+def asr_lines(n_words: int, seed: int = 1) -> list[str]:
+    from gector_punct.tags import make_source
+
+    with open(os.path.join(ROOT, "examples", "train.tgt"), encoding="utf-8") as f:
+        words = make_source(f.read().replace("\n", " ")).split()
+    rng, lines, total = random.Random(seed), [], 0
+    while total < n_words:
+        start, n = rng.randrange(len(words)), min(rng.randint(60, 90), n_words - total)
+        lines.append(" ".join(words[(start + k) % len(words)] for k in range(n)))
+        total += n
+    return lines
+
+
+def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int) -> float:
+    """The encoder alone over the windows predict.py makes of these lines (tokenised beforehand)."""
+    import torch
+
+    from gector_punct.encoding import WindowedBatcher
+    from gector_punct.model import Seq2Labels
+
+    model = Seq2Labels.load(model_path, light=True)
+    windows = model.text_encoder(128).encode_lines([line.split() for line in lines])
+    batches = [batch for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
+    with torch.inference_mode():
+        model.encoder(input_ids=batches[0]["input_ids"], attention_mask=batches[0]["attention_mask"])  # warm-up
+        started = time.perf_counter()
+        for batch in batches:
+            model.encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])
+    return time.perf_counter() - started
+
+
+def cold_start(model_path: str, runs: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        one = os.path.join(tmp, "one.txt")
+        with open(one, "w", encoding="utf-8") as f:
+            f.write("so i went to new york last tuesday did you\n")
+        torch_only = [timed_child([sys.executable, "-c", "import torch"])["wall"] for _ in range(runs)]
+        predict = [timed_child([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", model_path,
+                                "--input_file", one, "--output_file", os.path.join(tmp, "out.txt")])["wall"]
+                   for _ in range(runs)]
+    a, b = statistics.median(torch_only), statistics.median(predict)
+    print(f"cold start, median of {runs}: import torch {a:.2f} s, predict.py on one line {b:.2f} s, ratio {b / a:.2f}")
+
+
+def throughput(model_path: str, sizes: list[int], batch_size: int) -> None:
+    import torch
+
+    rss = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for n_words in sizes:
+            lines = asr_lines(n_words)
+            path = os.path.join(tmp, f"{n_words}.txt")
+            with open(path, "w", encoding="utf-8") as f:
+                f.writelines(line + "\n" for line in lines)
+            run = timed_child([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", model_path,
+                               "--input_file", path, "--output_file", os.path.join(tmp, "out.txt"),
+                               "--batch_size", str(batch_size)])
+            floor = bare_encoder_seconds(model_path, lines, batch_size) if n_words <= 200_000 else None
+            rss[n_words] = run["rss_mb"]
+            ratio = f", bare encoder {floor:.1f} s, ratio {floor / run['wall']:.2f}" if floor else ""
+            print(f"{n_words:,} words in {len(lines):,} lines: predict.py {run['wall']:.1f} s "
+                  f"(user {run['user']:.1f} s, sys {run['sys']:.1f} s, peak RSS {run['rss_mb']:,.0f} MB){ratio}; "
+                  f"torch threads {torch.get_num_threads()}")
+    if len(sizes) > 1:
+        print(f"peak RSS ratio {max(sizes):,} / {min(sizes):,} words: {rss[max(sizes)] / rss[min(sizes)]:.2f}")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
+    p.add_argument("--words", type=int, nargs="+", default=[10_000, 100_000], help="file sizes in words (default 10000 100000)")
+    p.add_argument("--runs", type=int, default=3, help="cold-start runs to take the median of (default 3)")
+    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
+    args = p.parse_args(argv)
+    cold_start(args.model_path, args.runs)
+    throughput(args.model_path, sorted(args.words), args.batch_size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
