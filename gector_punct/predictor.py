@@ -44,6 +44,11 @@ Probabilities = tuple[torch.Tensor, ...]  # per head in HEADS order: (all words 
 
 
 class Punctuator:
+    """Restores lines with one or more trained taggers. ``Punctuator.load()`` takes the shipped model;
+    ``predict(lines) -> lines``, ``restore_words(words) -> words``, ``predict_tags(word lines) -> tags``;
+    settings: ``decode`` (DecodeConfig), ``existing`` (keep | strip), ``iteration_count``, ``batch_size``,
+    ``max_len``, ``allow_delete``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``."""
+
     def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
                  batch_size: int = 32, max_len: int | None = None, allow_delete: bool = False,
                  device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
