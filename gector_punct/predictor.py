@@ -177,15 +177,19 @@ class Punctuator:
         case_p, case_i = (x.tolist() for x in case.max(-1))
         error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
         threshold = d.min_error_probability
+        made: dict[tuple[str, str], Tag] = {}  # one Tag object per distinct edit: its parts parsed once
         tags, start = [], 0
         for words in word_lines:
             end = start + len(words)
             if not words or max(error_p[start:end]) < threshold:  # GECToR: a line with no likely error stays
                 tags.append([Tag() for _ in words])
             else:
-                tags.append(constrain_line(words, [Tag(punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
-                                                       case_names[case_i[k]] if case_p[k] >= threshold else KEEP)
-                                                   for k in range(start, end)]))
+                line = []
+                for k in range(start, end):
+                    key = (punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
+                           case_names[case_i[k]] if case_p[k] >= threshold else KEEP)
+                    line.append(made.get(key) or made.setdefault(key, Tag(*key)))
+                tags.append(constrain_line(words, line))
             start = end
         return tags
 

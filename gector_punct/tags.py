@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 KEEP = "$KEEP"
 DELETE = "$DELETE"
@@ -51,6 +52,7 @@ def is_punct(ch: str) -> bool:
     return unicodedata.category(ch)[0] == "P"
 
 
+@lru_cache(maxsize=1 << 16)  # the same words come back again and again in a text
 def split_edges(token: str) -> tuple[str, str, str]:
     """``'¿Qué?'`` -> (``'¿'``, ``'Qué'``, ``'?'``): leading marks, core, trailing marks.
 
@@ -92,11 +94,11 @@ class Tag:
                 raise ValueError(f"unknown tag operation {op!r} in {text!r}")
         return cls(punct=OP_SEP.join(sorted(punct_ops, key=_op_order)) or KEEP, case=case)
 
-    @property
+    @cached_property
     def prepend(self) -> str:
         return "".join(op[len(PREPEND):] for op in self.punct.split(OP_SEP) if op.startswith(PREPEND))
 
-    @property
+    @cached_property
     def append(self) -> str:
         return "".join(op[len(APPEND):] for op in self.punct.split(OP_SEP) if op.startswith(APPEND))
 
