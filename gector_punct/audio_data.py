@@ -17,14 +17,7 @@ from __future__ import annotations
 import torch
 
 from .acoustic import AcousticAssistant
-from .audio import (
-    AudioError,
-    AudioSpec,
-    FeatureCache,
-    bad_audio,
-    check_audio,
-    load_audio,
-)
+from .audio import AudioError, AudioSpec, FeatureCache, bad_audio, check_audio, load_audio
 from .encoding import Window
 
 

@@ -172,14 +172,8 @@ class Seq2Labels(nn.Module):
     @classmethod
     def create(cls, vocab: Vocabulary, config: ModelConfig) -> Seq2Labels:
         """A new tagger on the pretrained encoder (or, with ``encoder_config``, a randomly initialised one)."""
-        from transformers import AutoConfig, AutoModel
-
-        quiet_transformers()
         tokenizer = load_tokenizer(config.transformer_model, config.special_tokens_fix)
-        if config.encoder_config is not None:
-            encoder = AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
-        else:
-            encoder = AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
+        encoder = _encoder_for(config, pretrained=config.encoder_config is None, light=False)
         _fit_embeddings(encoder, tokenizer)
         return cls(encoder, vocab, tokenizer, config)
 
@@ -272,7 +266,7 @@ class Seq2Labels(nn.Module):
                 raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
         tokenizer_dir = os.path.join(directory, "tokenizer")
         light = light and light_encoder_possible(config.encoder_config or {}, tokenizer_dir)
-        encoder = _encoder_for(config, bool(storage.get("partial")), light)
+        encoder = _encoder_for(config, pretrained=bool(storage.get("partial")), light=light)
         tokenizer = WordPieceTokenizer(tokenizer_dir) if light else load_tokenizer(tokenizer_dir)
         _fit_embeddings(encoder, tokenizer)
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
@@ -302,9 +296,7 @@ class Seq2Labels(nn.Module):
     def _lowrank_state(self, rank: int) -> dict[str, torch.Tensor]:
         """Heads as they are; encoder parameters that differ from the pretrained encoder as low-rank
         deltas (matrices, by truncated SVD) or in full (vectors); unchanged ones not at all."""
-        from transformers import AutoModel
-
-        base = AutoModel.from_pretrained(resolve_encoder(self.config.transformer_model)).state_dict()
+        base = _encoder_for(self.config, pretrained=True, light=False).state_dict()
         out = {}
         for key, value in self.state_dict().items():
             pretrained = base.get(key[len("encoder."):]) if key.startswith("encoder.") else None
@@ -336,15 +328,16 @@ def _in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:
     return "pooler" in name
 
 
-def _encoder_for(config: ModelConfig, partial: bool, light: bool) -> nn.Module:
-    """The encoder a stored model sits on: the installed pretrained one (a partial folder stores only what
-    training changed), or one of the stored config (its weights come from the folder)."""
+def _encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module:
+    """The encoder a model sits on: the installed pretrained one (a new model; a partial folder, which stores
+    only what training changed), or one of ``encoder_config`` (random for a new model; a full folder's
+    weights load over it). ``light``: without transformers (``bert``), for prediction."""
     if light:
-        return load_pretrained_bert(resolve_encoder(config.transformer_model)) if partial else build_bert(config.encoder_config)
+        return load_pretrained_bert(resolve_encoder(config.transformer_model)) if pretrained else build_bert(config.encoder_config)
     from transformers import AutoConfig, AutoModel
 
     quiet_transformers()
-    if partial:
+    if pretrained:
         return AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
     return AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
 
@@ -377,10 +370,7 @@ def _read_config(directory: str) -> tuple[ModelConfig, dict]:
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         found = raw.get("format") if isinstance(raw, dict) else type(raw).__name__
         raise ModelFolderError(f"{path}: not a gector-punct model folder (format {found!r}, expected {FORMAT!r})")
-    try:
-        return ModelConfig.from_json(raw, path), {k: raw.get(k) for k in STORAGE_KEYS}
-    except TypeError as err:
-        raise ModelFolderError(f"{path}: {err}") from None
+    return ModelConfig.from_json(raw, path), {k: raw.get(k) for k in STORAGE_KEYS}
 
 
 def _write_config(directory: str, config: ModelConfig, partial: bool, lowrank: int | None) -> None:

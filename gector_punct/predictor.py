@@ -188,7 +188,9 @@ class Punctuator:
                 for k in range(start, end):
                     key = (punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
                            case_names[case_i[k]] if case_p[k] >= threshold else KEEP)
-                    line.append(made.get(key) or made.setdefault(key, Tag(*key)))
+                    if key not in made:
+                        made[key] = Tag(*key)
+                    line.append(made[key])
                 tags.append(constrain_line(words, line))
             start = end
         return tags

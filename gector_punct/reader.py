@@ -25,16 +25,7 @@ from dataclasses import dataclass
 from .audio import AudioSpec, read_audio_list, read_jsonl
 from .encoding import TextEncoder, Window
 from .io import InputError, read_lines
-from .tags import (
-    CASE_UNKNOWN,
-    KEEP,
-    AlignmentError,
-    Tag,
-    looks_cased,
-    make_source,
-    parse_tagged,
-    tags_from_pair,
-)
+from .tags import CASE_UNKNOWN, KEEP, AlignmentError, Tag, looks_cased, make_source, parse_tagged, tags_from_pair
 from .vocabulary import Vocabulary
 
 

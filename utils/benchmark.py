@@ -6,18 +6,14 @@ exactly the same subword windows at the same batch size (the floor no tagger can
     python utils/benchmark.py --model_path M --input_file talk.txt --long_words 20000
 
 The generated input is ASR-like text of mixed lengths (words drawn from the examples, lines of 5 to 120
-words) plus one very long line, so both batching and windowing are exercised.
-
-``--streaming`` also runs ``predict.py`` itself on generated files of 10,000 and 1,000,000 words and prints
-each run's peak RSS (of that process alone) and their ratio: streaming keeps memory flat in the input size.
+words) plus one very long line, so both batching and windowing are exercised. This measures the Python
+API in one process; ``utils/benchmark_cli.py`` measures ``predict.py`` as a process (start-up, memory).
 """
 import argparse
 import os
 import random
 import resource
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -31,9 +27,14 @@ from gector_punct.tags import make_source  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def generated_lines(n_lines: int, long_words: int, seed: int) -> list[str]:
+def example_words() -> list[str]:
+    """The words of the repository's example targets, as an ASR system would give them."""
     with open(os.path.join(ROOT, "examples", "train.tgt"), encoding="utf-8") as f:
-        words = make_source(f.read().replace("\n", " ")).split()
+        return make_source(f.read().replace("\n", " ")).split()
+
+
+def generated_lines(n_lines: int, long_words: int, seed: int) -> list[str]:
+    words = example_words()
     rng = random.Random(seed)
     lines = []
     for _ in range(n_lines):
@@ -56,8 +57,6 @@ def main(argv=None) -> int:
     p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
     p.add_argument("--quantize", action="store_true",
                    help="measure the dynamic-int8 encoder (CPU; not offered by predict.py: it costs 2+ F1 points)")
-    p.add_argument("--streaming", action="store_true",
-                   help="also measure predict.py's peak RSS on 10,000- and 1,000,000-word files (a few minutes)")
     args = p.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -99,39 +98,7 @@ def main(argv=None) -> int:
     print(f"bare encoder floor: {n_words / bare:,.0f} words/s ({bare:.1f} s)")
     print(f"ratio end-to-end / floor: {bare / end_to_end:.2f}")
     print(f"peak RSS: {rss_mb:,.0f} MB")
-    if args.streaming and not args.quantize:
-        streaming_rss(args)
     return 0
-
-
-def streaming_rss(args) -> None:
-    """Peak RSS of predict.py on a small and a 100x larger file of the same kind of lines."""
-    results = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for n_words in (10_000, 1_000_000):
-            path = os.path.join(tmp, f"{n_words}.txt")
-            written, seed = 0, 0
-            with open(path, "w", encoding="utf-8") as f:
-                while written < n_words:
-                    seed += 1
-                    for line in generated_lines(100, 0, seed):
-                        f.write(line + "\n")
-                        written += len(line.split())
-                        if written >= n_words:
-                            break
-            command = [sys.executable, os.path.join(ROOT, "predict.py"), "--input_file", path, "--output_file",
-                       os.path.join(tmp, "out.txt"), "--model_path", args.model_path, "--batch_size", str(args.batch_size)]
-            command += ["--device", args.device] if args.device else []
-            started = time.perf_counter()
-            child = subprocess.Popen(command, stderr=subprocess.DEVNULL)
-            _, status, usage = os.wait4(child.pid, 0)  # this child's own resource usage
-            seconds = time.perf_counter() - started
-            if status != 0:
-                raise SystemExit(f"predict.py failed on {path} (status {status})")
-            results[n_words] = usage.ru_maxrss / 1024
-            print(f"predict.py on {written:,} words: {written / seconds:,.0f} words/s incl. start-up, "
-                  f"peak RSS {results[n_words]:,.0f} MB")
-    print(f"peak RSS ratio 1,000,000 / 10,000 words: {results[1_000_000] / results[10_000]:.2f}")
 
 
 if __name__ == "__main__":

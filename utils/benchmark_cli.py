@@ -22,6 +22,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+from benchmark import example_words  # noqa: E402  (utils/, this script's folder)
 from gector_punct.predictor import DEFAULT_MODEL  # noqa: E402
 
 
@@ -37,10 +38,8 @@ def timed_child(command: list[str]) -> dict:
 
 
 def asr_lines(n_words: int, seed: int = 1) -> list[str]:
-    from gector_punct.tags import make_source
-
-    with open(os.path.join(ROOT, "examples", "train.tgt"), encoding="utf-8") as f:
-        words = make_source(f.read().replace("\n", " ")).split()
+    """Lines of 60-90 example words, ``n_words`` in all."""
+    words = example_words()
     rng, lines, total = random.Random(seed), [], 0
     while total < n_words:
         start, n = rng.randrange(len(words)), min(rng.randint(60, 90), n_words - total)
