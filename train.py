@@ -14,7 +14,7 @@ import json
 import sys
 
 from gector_punct.io import InputError
-from gector_punct.model import ModelConfig, ModelFolderError
+from gector_punct.config import ModelConfig, ModelFolderError
 from gector_punct.trainer import TrainOptions, train
 
 D, M = TrainOptions(), ModelConfig()
@@ -59,6 +59,8 @@ FLAGS = [
                           "and settings; window, dropout, smoothing and storage flags given here replace its own"),
     ("--acoustic", json.loads, "UniPunc audio model: JSON of acoustic settings, e.g. '{\"extractor\": \"fbank\"}' "
                                "(keys and defaults: gector_punct/acoustic.py DEFAULTS; default: a text-only model)"),
+    ("--case_context", int, "1: the case head also sees how the word before ends (line start, no mark, pause, sentence "
+                            f"end) so case follows the punctuation; may be added to an --init_model (default {int(M.case_context)})"),
     ("--audio_cache", str, "folder for cached acoustic features, reused by later epochs and runs (default: in memory)"),
     ("--progress", int, "1: show progress bars (default 1)"),
 ]
@@ -79,7 +81,7 @@ def main(argv=None) -> int:
         if unknown:
             parser.error(f"unknown keys in the config: {sorted(unknown)}")
     options.update(args)
-    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings"):
+    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings", "case_context"):
         if key in options:
             options[key] = bool(options[key])
     missing = [k for k in ("train_set", "dev_set", "model_dir") if not options.get(k)]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import torch
 
 from .runtime import quiet_transformers
+from .tags import START_CONTEXT
 from .vocabulary import HEADS, IGNORE
 
 START_TOKEN = "$START"
@@ -171,7 +172,9 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int,
             ) -> dict[str, torch.Tensor]:
     """Padded tensors of these windows: ``input_ids``, ``attention_mask``, ``word_starts``, ``word_mask``
     (padded words are False) and, with ``labels`` (per window, per word: one index per head in ``HEADS``
-    order), each head's ``target_key`` tensor, IGNORE where the window does not own the word."""
+    order, then the word's ``tags.mark_context``), each head's ``target_key`` tensor, IGNORE where the
+    window does not own the word, and ``prev_mark``: the mark context of each word's predecessor in the
+    window (``start`` for the window's first word)."""
     n_tok = max(len(w.input_ids) for w in windows)
     n_words = max(len(w.word_starts) for w in windows)
     input_ids = torch.full((len(windows), n_tok), pad_id, dtype=torch.long)
@@ -189,8 +192,12 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int,
         for row, (w, window_labels) in enumerate(zip(windows, labels)):
             owned = [j for j, is_owner in enumerate(w.owned) if is_owner]
             if owned:
-                target[row, owned] = torch.tensor([window_labels[j] for j in owned], dtype=torch.long)
-        out.update({head.target_key: target[:, :, k] for k, head in enumerate(HEADS)})
+                target[row, owned] = torch.tensor([window_labels[j][: len(HEADS)] for j in owned], dtype=torch.long)
+        prev_mark = torch.full((len(windows), n_words), START_CONTEXT, dtype=torch.long)
+        for row, window_labels in enumerate(labels):
+            if len(window_labels) > 1 and len(window_labels[0]) > len(HEADS):
+                prev_mark[row, 1: len(window_labels)] = torch.tensor([lab[len(HEADS)] for lab in window_labels[:-1]])
+        out.update({head.target_key: target[:, :, k] for k, head in enumerate(HEADS)}, prev_mark=prev_mark)
     return out
 
 

@@ -10,7 +10,7 @@ compression pass ``DecodeConfig.neutral()`` so that models are compared by their
 from __future__ import annotations
 
 from .metrics import labels_from_words, score
-from .model import DecodeConfig
+from .config import DecodeConfig
 from .predictor import Punctuator
 from .reader import Instance
 from .tags import CASE_UNKNOWN, Tag

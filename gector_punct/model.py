@@ -19,9 +19,8 @@ bootstrapper between the encoder and the heads; ``forward`` then also takes ``ac
 """
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import replace
 
 import torch
 import torch.nn.functional as F
@@ -32,85 +31,15 @@ from torch import nn
 from .acoustic import AcousticAssistant, settings_of
 from .bert import WordPieceTokenizer, build_bert, light_encoder_possible, load_pretrained_bert
 from .bootstrapper import CoordinateBootstrapper
-from .encoding import DEFAULT_ENCODER, TextEncoder, load_tokenizer, resolve_encoder
-from .io import atomic_write, replace_dir, temporary_dir
+from .config import DecodeConfig, ModelConfig, ModelFolderError, read_config, store_decode_defaults, write_config
+from .encoding import TextEncoder, load_tokenizer, resolve_encoder
+from .io import replace_dir, temporary_dir
 from .runtime import quiet_transformers
-from .vocabulary import HEADS, IGNORE, Vocabulary
+from .tags import MARK_CONTEXTS
+from .vocabulary import CASE_HEAD, HEADS, IGNORE, Vocabulary
 
-FORMAT = "gector-punct/1"
-
-
-class ModelFolderError(ValueError):
-    """A model folder that cannot be read (missing, truncated or foreign files); the message names it."""
-
-
-STORAGE_KEYS = ("format", "partial", "lowrank")  # how config.json's folder stores the weights, not settings
+__all__ = ["DecodeConfig", "ModelConfig", "ModelFolderError", "Seq2Labels", "store_decode_defaults"]
 LOWRANK_A, LOWRANK_B = ".lowrank_A", ".lowrank_B"
-
-
-@dataclass(frozen=True)
-class DecodeConfig:
-    """GECToR's decoding knobs: ``additional_confidence`` is added to the ``$KEEP`` probability of the
-    punctuation head and ``case_confidence`` to that of the case head (None: the same value); a line whose
-    words all have an error probability below ``min_error_probability`` stays as it is, and so does any
-    edit less probable than that."""
-
-    additional_confidence: float = 0.0
-    min_error_probability: float = 0.0
-    case_confidence: float | None = None
-
-    @classmethod
-    def neutral(cls) -> DecodeConfig:
-        """Plain argmax decoding: what dev scoring during training and compression compares models by."""
-        return cls(0.0, 0.0, 0.0)
-
-    def overridden(self, **values: float | None) -> DecodeConfig:
-        """This config with the values that are not None replaced (command-line flags over model defaults)."""
-        return replace(self, **{k: v for k, v in values.items() if v is not None})
-
-    @property
-    def case_bias(self) -> float:
-        return self.additional_confidence if self.case_confidence is None else self.case_confidence
-
-
-@dataclass(frozen=True)
-class ModelConfig:
-    """Every setting of a tagger, saved in its folder. Windowing (``max_len`` subwords per window, special
-    tokens included; ``pieces_per_token``; ``window_overlap``, None: a budget/8) and the training-time
-    ``dropout`` / ``label_smoothing`` / ``store_dtype`` may change after creation (``Seq2Labels.adjust``);
-    the encoder (``transformer_model``; ``encoder_config``: a randomly initialised encoder of this
-    transformers config instead of pretrained weights), ``special_tokens_fix`` and an existing ``acoustic``
-    part may not."""
-
-    transformer_model: str = DEFAULT_ENCODER
-    encoder_config: dict | None = None
-    special_tokens_fix: int = 0
-    max_len: int = 128
-    pieces_per_token: int = 5
-    window_overlap: int | None = None
-    dropout: float = 0.1
-    label_smoothing: float = 0.0
-    store_dtype: str = "float32"
-    acoustic: dict | None = None
-    decode: DecodeConfig = field(default_factory=DecodeConfig)
-
-    ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype")
-
-    def to_json(self) -> dict:
-        values = asdict(self)
-        values.update(values.pop("decode"))
-        return values
-
-    @classmethod
-    def from_json(cls, values: dict, origin: str = "config") -> ModelConfig:
-        values = {k: v for k, v in values.items() if k not in STORAGE_KEYS}
-        decode_names = {f.name for f in fields(DecodeConfig)}
-        known = {f.name for f in fields(cls)} - {"decode"}
-        unknown = set(values) - known - decode_names
-        if unknown:
-            raise ValueError(f"{origin}: unknown settings {sorted(unknown)}")
-        decode = DecodeConfig(**{k: v for k, v in values.items() if k in decode_names})
-        return cls(decode=decode, **{k: v for k, v in values.items() if k in known})
 
 
 class Seq2Labels(nn.Module):
@@ -122,9 +51,11 @@ class Seq2Labels(nn.Module):
         self.heads = nn.ModuleDict({h.name: nn.Linear(hidden, vocab.size(h.namespace)) for h in HEADS})
         self.class_weights: dict[str, torch.Tensor] = {}  # head name -> cross-entropy weight per label (training)
         self.stored_keys: set[str] | None = None  # None: store everything
-        self.acoustic = self.bootstrapper = None
+        self.acoustic = self.bootstrapper = self.mark_embedding = None
         if config.acoustic:
             self.add_acoustic(config.acoustic)
+        if config.case_context:
+            self.add_case_context()
 
     def add_acoustic(self, settings: dict) -> None:
         """Make this a UniPunc tagger. The new bootstrapper starts as the identity (zero output projections),
@@ -137,11 +68,22 @@ class Seq2Labels(nn.Module):
         if self.stored_keys is not None:
             self.stored_keys |= {k for k in self.state_dict() if k.startswith(("acoustic.", "bootstrapper."))}
 
+    def add_case_context(self) -> None:
+        """Condition the case head on the word before's mark context: one learned vector per context, added
+        to the word's vector before the case head. Zero at first, so the tagger predicts as before."""
+        self.config = replace(self.config, case_context=True)
+        self.mark_embedding = nn.Embedding(len(MARK_CONTEXTS), self.encoder.config.hidden_size)
+        nn.init.zeros_(self.mark_embedding.weight)
+        if self.stored_keys is not None:
+            self.stored_keys.add("mark_embedding.weight")
+
     def adjust(self, **settings) -> None:
         """Apply settings to an existing model (``--init_model``): the ``ModelConfig.ADJUSTABLE`` ones
         change, ``acoustic`` is added to a text model; any other setting that differs raises ValueError."""
         if settings.get("acoustic") is not None and self.acoustic is None:
             self.add_acoustic(settings["acoustic"])
+        if settings.get("case_context") and self.mark_embedding is None:
+            self.add_case_context()
         current = self.config.to_json()
         fixed = sorted(k for k, v in settings.items() if k not in ModelConfig.ADJUSTABLE and not _same(k, current[k], v))
         if fixed:
@@ -178,7 +120,7 @@ class Seq2Labels(nn.Module):
         return cls(encoder, vocab, tokenizer, config)
 
     def forward(self, input_ids, attention_mask, word_starts, word_mask, acoustic=None, acoustic_lengths=None,
-                has_audio=None, text_positions=None, **targets) -> dict[str, torch.Tensor]:
+                has_audio=None, text_positions=None, prev_mark=None, **targets) -> dict[str, torch.Tensor]:
         hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
         if self.bootstrapper is not None:
             if text_positions is None:
@@ -196,6 +138,8 @@ class Seq2Labels(nn.Module):
         out: dict[str, torch.Tensor] = {}
         for head in HEADS:
             logits = self.heads[head.name](words).float()
+            if head is CASE_HEAD and self.mark_embedding is not None:
+                logits = self._case_in_context(logits, prev_mark, bool(targets))
             out[head.logits_key], out[head.probs_key] = logits, logits.softmax(-1)
         if targets:
             parts = [self._loss_sum(out[h.logits_key], targets[h.target_key], word_mask, self.class_weights.get(h.name))
@@ -204,6 +148,18 @@ class Seq2Labels(nn.Module):
             out["loss_counts"] = torch.stack([known for _, known in parts])
             out["loss"] = (out["loss_sums"] / out["loss_counts"].clamp(min=1)).sum()
         return out
+
+    def _case_in_context(self, logits: torch.Tensor, prev_mark: torch.Tensor | None, training: bool) -> torch.Tensor:
+        """The case head's logits given the word before's mark context. The head is linear, so a context
+        shifts them by ``W @ embedding[context]``: with ``prev_mark`` (batch x words), the logits of the given
+        contexts; without it, of every context (batch x words x contexts x labels), for the decoder to pick
+        from once the punctuation is decided."""
+        shift = (self.mark_embedding.weight @ self.heads[CASE_HEAD.name].weight.t()).float()  # contexts x labels
+        if prev_mark is not None:
+            return logits + shift[prev_mark]
+        if training:
+            raise ValueError("a case_context model trains on prev_mark (encoding.collate gives it with labels)")
+        return logits.unsqueeze(-2) + shift
 
     def _loss_sum(self, logits: torch.Tensor, target: torch.Tensor, word_mask: torch.Tensor,
                   weight: torch.Tensor | None = None):
@@ -238,7 +194,7 @@ class Seq2Labels(nn.Module):
                  for k, v in state.items() if not self._external(k)}
         save_file(state, os.path.join(folder, "model.safetensors"))
         config = replace(self.config, encoder_config=self.encoder.config.to_dict())
-        _write_config(folder, config, partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
+        write_config(folder, config, partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
         self.tokenizer.save_pretrained(os.path.join(folder, "tokenizer"))
         self.vocab.save(os.path.join(folder, "vocabulary"))
 
@@ -260,7 +216,7 @@ class Seq2Labels(nn.Module):
 
     @classmethod
     def _assemble(cls, directory: str, vocab_path: str | None, light: bool) -> Seq2Labels:
-        config, storage = _read_config(directory)
+        config, storage = read_config(directory)
         for part in ("tokenizer", "model.safetensors") + (() if vocab_path else ("vocabulary",)):
             if not os.path.exists(os.path.join(directory, part)):
                 raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
@@ -355,31 +311,3 @@ def _same(key: str, current, asked) -> bool:
     if key == "acoustic":
         return (current is None) == (asked is None) and (current is None or settings_of(current) == settings_of(asked))
     return current == asked
-
-
-def _read_config(directory: str) -> tuple[ModelConfig, dict]:
-    """config.json -> (settings, storage facts: format, partial, lowrank)."""
-    path = os.path.join(directory, "config.json")
-    if not os.path.isfile(path):
-        raise ModelFolderError(f"{path}: missing (not a model folder)")
-    try:
-        with open(path, encoding="utf-8") as f:
-            raw = json.load(f)
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ModelFolderError(f"{path}: not valid JSON ({err})") from None
-    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        found = raw.get("format") if isinstance(raw, dict) else type(raw).__name__
-        raise ModelFolderError(f"{path}: not a gector-punct model folder (format {found!r}, expected {FORMAT!r})")
-    return ModelConfig.from_json(raw, path), {k: raw.get(k) for k in STORAGE_KEYS}
-
-
-def _write_config(directory: str, config: ModelConfig, partial: bool, lowrank: int | None) -> None:
-    values = dict(config.to_json(), format=FORMAT, partial=partial, lowrank=lowrank)
-    with atomic_write(os.path.join(directory, "config.json")) as out:
-        json.dump(values, out, indent=2, sort_keys=True, default=str)
-
-
-def store_decode_defaults(directory: str, decode: DecodeConfig) -> None:
-    """Make ``decode`` the decoding defaults of a model folder (its config.json, rewritten atomically)."""
-    config, storage = _read_config(directory)
-    _write_config(directory, replace(config, decode=decode), bool(storage.get("partial")), storage.get("lowrank"))

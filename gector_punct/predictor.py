@@ -33,14 +33,19 @@ from .audio import AudioSpec, parse_spec
 from .audio_data import AudioLines
 from .bootstrapper import text_fractions
 from .encoding import TextEncoder, WindowedBatcher
-from .model import DecodeConfig, Seq2Labels
+from .config import DecodeConfig
+from .model import Seq2Labels
 from .runtime import autocast, pick_device
 from .existing import MODES, constrain_line, prepare, strip_word
-from .tags import DELETE, KEEP, SENTENCE_END, Tag, split_edges, written_words
+from .tags import (DELETE, KEEP, MARK_CONTEXTS, SENTENCE_END, START_CONTEXT, Tag, capitalise_sentence_starts,
+                   mark_context, split_edges, written_words)
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
 
 DEFAULT_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models", "default_en")
-Probabilities = tuple[torch.Tensor, ...]  # per head in HEADS order: (all words of all lines) x labels
+# Per head in HEADS order: (all words of all lines) x labels; the case head's x contexts x labels (one
+# distribution per mark context of the word before, ``tags.MARK_CONTEXTS``; the same for each context when
+# the model has no ``case_context``).
+Probabilities = tuple[torch.Tensor, ...]
 
 
 class Punctuator:
@@ -134,7 +139,9 @@ class Punctuator:
     def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]],
                              offsets: list[int], audio=None) -> Probabilities:
         columns = [torch.tensor([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)]) for h in HEADS]
-        out = tuple(torch.zeros(offsets[-1], len(self.names[h.name])) for h in HEADS)
+        contexts = len(MARK_CONTEXTS)
+        out = tuple(torch.zeros((offsets[-1],) + ((contexts,) if h is CASE_HEAD else ()) + (len(self.names[h.name]),))
+                    for h in HEADS)
         windows = encoder.encode_lines(word_lines)
         sound = fractions = None
         if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
@@ -158,23 +165,30 @@ class Punctuator:
                         targets.append(base + j)
             rows_t, targets_t = torch.tensor(rows), torch.tensor(targets)
             for head, table, cols in zip(HEADS, out, columns):  # columns: the ensemble's label order
-                table[targets_t.unsqueeze(1), cols] = result[head.probs_key].float().cpu().flatten(0, 1)[rows_t]
+                values = result[head.probs_key].float().cpu().flatten(0, 1)[rows_t]
+                if table.dim() == 3:
+                    values = values if values.dim() == 3 else values.unsqueeze(1).expand(-1, contexts, -1)
+                    table[targets_t[:, None, None], torch.arange(contexts)[None, :, None], cols[None, None, :]] = values
+                else:
+                    table[targets_t.unsqueeze(1), cols] = values
         return out
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
                decode: DecodeConfig | None = None) -> list[list[Tag]]:
-        """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's)."""
+        """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's).
+        Punctuation first; then each word's case from the distribution of the context its predecessor
+        gives once punctuated. A word after a sentence end the tagger added always starts upper-case."""
         d = decode or self.decode_config
         labels, case, detect = (p.clone() for p in probabilities)
         punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
         labels[:, punct_names.index(KEEP)] += d.additional_confidence
-        case[:, case_names.index(KEEP)] += d.case_bias
+        case[..., case_names.index(KEEP)] += d.case_bias
         if not self.allow_delete:
             for j, name in enumerate(punct_names):
                 if DELETE in name:
                     labels[:, j] = -1.0
         label_p, label_i = (x.tolist() for x in labels.max(-1))
-        case_p, case_i = (x.tolist() for x in case.max(-1))
+        case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
         error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
         threshold = d.min_error_probability
         made: dict[tuple[str, str], Tag] = {}  # one Tag object per distinct edit: its parts parsed once
@@ -184,14 +198,16 @@ class Punctuator:
             if not words or max(error_p[start:end]) < threshold:  # GECToR: a line with no likely error stays
                 tags.append([Tag() for _ in words])
             else:
-                line = []
-                for k in range(start, end):
+                line, context = [], START_CONTEXT
+                for k, word in zip(range(start, end), words):
+                    c = case_i[k][context] if case_p[k][context] >= threshold else None
                     key = (punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
-                           case_names[case_i[k]] if case_p[k] >= threshold else KEEP)
+                           KEEP if c is None else case_names[c])
                     if key not in made:
                         made[key] = Tag(*key)
                     line.append(made[key])
-                tags.append(constrain_line(words, line))
+                    context = mark_context(made[key].apply(word))
+                tags.append(capitalise_sentence_starts(words, constrain_line(words, line)))
             start = end
         return tags
 

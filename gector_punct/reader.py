@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from .audio import AudioSpec, read_audio_list, read_jsonl
 from .encoding import TextEncoder, Window
 from .io import InputError, read_lines
-from .tags import CASE_UNKNOWN, KEEP, AlignmentError, Tag, looks_cased, make_source, parse_tagged, tags_from_pair
+from .tags import (CASE_UNKNOWN, KEEP, AlignmentError, Tag, looks_cased, make_source, mark_context, parse_tagged,
+                   tags_from_pair)
 from .vocabulary import Vocabulary
 
 
@@ -55,7 +56,7 @@ class Instance:
 class EncodedData:
     instances: list[Instance]
     windows: list[Window]
-    labels: list[list[tuple[int, ...]]]  # per window, per word: one label index per head
+    labels: list[list[tuple[int, ...]]]  # per window, per word: one label index per head, then its mark context
     groups: list[list[int]]  # window indices of each instance
     all_keep: list[bool]
     tn_prob: float
@@ -130,7 +131,9 @@ class DatasetReader:
         for offset in range(0, len(instances), 1024):  # bounded tokenizer calls
             chunk = instances[offset: offset + 1024]
             for k, pieces in enumerate(text_encoder.word_pieces([i.words for i in chunk])):
-                encoded_tags = [vocab.encode_tag(t) for t in chunk[k].tags]
+                instance = chunk[k]
+                encoded_tags = [vocab.encode_tag(t) + (mark_context(t.apply(w)),)
+                                for w, t in zip(instance.words, instance.tags)]
                 group = []
                 for window in text_encoder.windows_for(offset + k, pieces):
                     group.append(len(windows))

@@ -254,6 +254,43 @@ def parse_tagged(line: str) -> tuple[list[str], list[Tag]]:
     return words, tags
 
 
+# ---- what the case head is told about the word before --------------------------------------------
+
+# The mark context of a word: how the word before it ends, as written (its own marks plus the appended
+# ones). The case head is conditioned on it (punctuation first, then case, as model card 002 orders
+# them); "start" is a line's first word (or a window's, whose word before is out of sight).
+MARK_CONTEXTS = ("start", "none", "pause", "end")
+START_CONTEXT, NONE_CONTEXT, PAUSE_CONTEXT, END_CONTEXT = range(len(MARK_CONTEXTS))
+
+
+def mark_context(written_word: str) -> int:
+    """The context a written word gives the next one: ``end`` after . ? ! (also inside ``."`` or ``?)``),
+    ``pause`` after any other trailing mark, ``none`` after a bare word."""
+    trail = split_edges(written_word)[2]
+    if not trail:
+        return NONE_CONTEXT
+    return END_CONTEXT if any(ch in SENTENCE_END for ch in trail) else PAUSE_CONTEXT
+
+
+def starts_lower(written_word: str) -> bool:
+    """Whether the word's first letter is lower-case (a word with no letters does not)."""
+    first = next((ch for ch in written_word if ch.isalpha()), "")
+    return first.islower()
+
+
+def capitalise_sentence_starts(words: list[str], tags: list[Tag]) -> list[Tag]:
+    """The tags with one guarantee added: the word after a sentence end that a tag appends (. ? !) starts
+    upper-case (deleted words skipped). Sentence ends already in the input (``e.g.``) force nothing."""
+    out, after_end = list(tags), False
+    for k, (word, tag) in enumerate(zip(words, tags)):
+        if tag.deletes:
+            continue
+        if after_end and starts_lower(tag.apply(word)):
+            out[k] = Tag(tag.punct, CAPITAL)
+        after_end = any(ch in SENTENCE_END for ch in tag.append)
+    return out
+
+
 # ---- what the metrics look at -------------------------------------------------------------------
 
 def case_class(word: str) -> str:

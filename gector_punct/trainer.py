@@ -47,7 +47,8 @@ from .encoding import collate
 from .evaluation import evaluate_instances
 from .io import atomic_write, recover_dir, replace_dir, temporary_dir
 from .metrics import selection_f1
-from .model import DecodeConfig, ModelConfig, Seq2Labels
+from .config import DecodeConfig, ModelConfig
+from .model import Seq2Labels
 from .predictor import Punctuator
 from .reader import DatasetReader, EncodedData
 from .runtime import autocast, grad_scaler, pick_device
@@ -73,6 +74,7 @@ class TrainOptions:
     label_smoothing: float | None = None
     store_dtype: str | None = None
     acoustic: dict | None = None
+    case_context: bool | None = None
     # data and optimisation
     tn_prob: float = 0.0
     targets: bool = False

@@ -15,6 +15,7 @@ from gector_punct.evaluation import evaluate_instances
 from gector_punct.model import DecodeConfig, ModelConfig, Seq2Labels, store_decode_defaults
 from gector_punct.predictor import Punctuator
 from gector_punct.reader import DatasetReader
+from gector_punct.tags import mark_context
 from gector_punct.trainer import MODEL_SETTINGS, TrainOptions, Trainer
 from gector_punct.vocabulary import Vocabulary
 
@@ -62,9 +63,10 @@ def test_store_decode_defaults_changes_only_decoding(trained_tiny, tmp_path):
 def test_dev_scoring_during_training_ignores_the_models_decoding_bias(trained_tiny, learnable_data, tmp_path):
     biased = str(tmp_path / "biased")
     shutil.copytree(os.path.join(trained_tiny["dir"], "best"), biased)
-    store_decode_defaults(biased, DecodeConfig(case_confidence=2.0))
+    store_decode_defaults(biased, DecodeConfig(additional_confidence=2.0))  # no edit at all, case included
     instances = DatasetReader().read(learnable_data["dev"])
-    assert evaluate_instances(Punctuator.load(biased, device="cpu"), instances)["case"]["overall"]["f1"] == 0
+    biased_scores = evaluate_instances(Punctuator.load(biased, device="cpu"), instances)
+    assert biased_scores["case"]["overall"]["f1"] == biased_scores["punct"]["overall"]["f1"] == 0
     neutral = evaluate_instances(Punctuator.load(biased, device="cpu", decode=DecodeConfig.neutral()), instances)
     assert neutral["case"]["overall"]["f1"] > 50
     trainer = Trainer(options(learnable_data, tmp_path / "run", init_model=biased))
@@ -133,8 +135,9 @@ def test_encoded_data_lists_what_it_encoded(learnable_data, encoder_name):
     assert all(not any(t.is_edit for t in i.tags) for i in data.instances[len(instances):])  # the restored copies
     assert len(data.windows) > len(data.instances)  # 16-subword windows: long lines have several
     for window, labels in zip(data.windows, data.labels):
-        tags = data.instances[window.line].tags[window.start: window.end]
-        assert labels == [vocab.encode_tag(t) for t in tags]
+        instance = data.instances[window.line]
+        tags, words = instance.tags[window.start: window.end], instance.words[window.start: window.end]
+        assert labels == [vocab.encode_tag(t) + (mark_context(t.apply(w)),) for w, t in zip(words, tags)]
 
 
 def test_iteration_count_tags_changed_lines_again(trained_tiny, learnable_data):

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gector_punct.evaluation import score_tags  # noqa: E402
 from gector_punct.io import atomic_write  # noqa: E402
 from gector_punct.metrics import format_report, labels_from_words, score  # noqa: E402
-from gector_punct.model import DecodeConfig, store_decode_defaults  # noqa: E402
+from gector_punct.config import DecodeConfig, store_decode_defaults  # noqa: E402
 from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
 from gector_punct.reader import DatasetReader, Instance  # noqa: E402
 

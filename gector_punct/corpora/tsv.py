@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from .io import InputError, read_lines
-from .tags import split_edges
+from ..io import InputError, read_lines
+from ..tags import split_edges
 
 LABEL_MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?", "EXCLAMATION": "!", "COLON": ":",
                "SEMICOLON": ";"}

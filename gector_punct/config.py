@@ -1,0 +1,121 @@
+"""A tagger's settings and the config.json that holds them.
+
+``ModelConfig`` (every setting of a tagger) with ``DecodeConfig`` (its decoding defaults) are saved flat in a
+model folder's ``config.json`` together with how the folder stores its weights (``STORAGE_KEYS``);
+``read_config(folder) -> (ModelConfig, storage)``, ``write_config`` and ``store_decode_defaults`` are the
+only readers and writers of that file. A folder that cannot be read raises ``ModelFolderError``, naming it.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields, replace
+
+from .encoding import DEFAULT_ENCODER
+from .io import atomic_write
+
+FORMAT = "gector-punct/1"
+
+
+class ModelFolderError(ValueError):
+    """A model folder that cannot be read (missing, truncated or foreign files); the message names it."""
+
+
+STORAGE_KEYS = ("format", "partial", "lowrank")  # how config.json's folder stores the weights, not settings
+
+
+@dataclass(frozen=True)
+class DecodeConfig:
+    """GECToR's decoding knobs: ``additional_confidence`` is added to the ``$KEEP`` probability of the
+    punctuation head and ``case_confidence`` to that of the case head (None: the same value); a line whose
+    words all have an error probability below ``min_error_probability`` stays as it is, and so does any
+    edit less probable than that."""
+
+    additional_confidence: float = 0.0
+    min_error_probability: float = 0.0
+    case_confidence: float | None = None
+
+    @classmethod
+    def neutral(cls) -> DecodeConfig:
+        """Plain argmax decoding: what dev scoring during training and compression compares models by."""
+        return cls(0.0, 0.0, 0.0)
+
+    def overridden(self, **values: float | None) -> DecodeConfig:
+        """This config with the values that are not None replaced (command-line flags over model defaults)."""
+        return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+    @property
+    def case_bias(self) -> float:
+        return self.additional_confidence if self.case_confidence is None else self.case_confidence
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Every setting of a tagger, saved in its folder. Windowing (``max_len`` subwords per window, special
+    tokens included; ``pieces_per_token``; ``window_overlap``, None: a budget/8) and the training-time
+    ``dropout`` / ``label_smoothing`` / ``store_dtype`` may change after creation (``Seq2Labels.adjust``);
+    the encoder (``transformer_model``; ``encoder_config``: a randomly initialised encoder of this
+    transformers config instead of pretrained weights), ``special_tokens_fix`` and an existing ``acoustic``
+    part may not. ``case_context``: the case head also sees how the word before ends (``tags.mark_context``:
+    line start, no mark, pause, sentence end), gold in training and as decoded at prediction, so case
+    follows the punctuation; it may be switched on for a trained model (it starts as a no-op), not off."""
+
+    transformer_model: str = DEFAULT_ENCODER
+    encoder_config: dict | None = None
+    special_tokens_fix: int = 0
+    max_len: int = 128
+    pieces_per_token: int = 5
+    window_overlap: int | None = None
+    dropout: float = 0.1
+    label_smoothing: float = 0.0
+    store_dtype: str = "float32"
+    acoustic: dict | None = None
+    case_context: bool = False
+    decode: DecodeConfig = field(default_factory=DecodeConfig)
+
+    ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype")
+
+    def to_json(self) -> dict:
+        values = asdict(self)
+        values.update(values.pop("decode"))
+        return values
+
+    @classmethod
+    def from_json(cls, values: dict, origin: str = "config") -> ModelConfig:
+        values = {k: v for k, v in values.items() if k not in STORAGE_KEYS}
+        decode_names = {f.name for f in fields(DecodeConfig)}
+        known = {f.name for f in fields(cls)} - {"decode"}
+        unknown = set(values) - known - decode_names
+        if unknown:
+            raise ValueError(f"{origin}: unknown settings {sorted(unknown)}")
+        decode = DecodeConfig(**{k: v for k, v in values.items() if k in decode_names})
+        return cls(decode=decode, **{k: v for k, v in values.items() if k in known})
+
+
+
+def read_config(directory: str) -> tuple[ModelConfig, dict]:
+    """config.json -> (settings, storage facts: format, partial, lowrank)."""
+    path = os.path.join(directory, "config.json")
+    if not os.path.isfile(path):
+        raise ModelFolderError(f"{path}: missing (not a model folder)")
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = json.load(f)
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ModelFolderError(f"{path}: not valid JSON ({err})") from None
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        found = raw.get("format") if isinstance(raw, dict) else type(raw).__name__
+        raise ModelFolderError(f"{path}: not a gector-punct model folder (format {found!r}, expected {FORMAT!r})")
+    return ModelConfig.from_json(raw, path), {k: raw.get(k) for k in STORAGE_KEYS}
+
+
+def write_config(directory: str, config: ModelConfig, partial: bool, lowrank: int | None) -> None:
+    values = dict(config.to_json(), format=FORMAT, partial=partial, lowrank=lowrank)
+    with atomic_write(os.path.join(directory, "config.json")) as out:
+        json.dump(values, out, indent=2, sort_keys=True, default=str)
+
+
+def store_decode_defaults(directory: str, decode: DecodeConfig) -> None:
+    """Make ``decode`` the decoding defaults of a model folder (its config.json, rewritten atomically)."""
+    config, storage = read_config(directory)
+    write_config(directory, replace(config, decode=decode), bool(storage.get("partial")), storage.get("lowrank"))
