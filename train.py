@@ -60,7 +60,7 @@ FLAGS = [
     ("--acoustic", json.loads, "UniPunc audio model: JSON of acoustic settings, e.g. '{\"extractor\": \"fbank\"}' "
                                "(keys and defaults: gector_punct/acoustic.py DEFAULTS; default: a text-only model)"),
     ("--case_context", int, "1: the case head also sees how the word before ends (line start, no mark, pause, sentence "
-                            f"end) so case follows the punctuation; may be added to an --init_model (default {int(M.case_context)})"),
+                            f"end) so case follows the punctuation; can be switched on for an init model (default {int(M.case_context)})"),
     ("--audio_cache", str, "folder for cached acoustic features, reused by later epochs and runs (default: in memory)"),
     ("--progress", int, "1: show progress bars (default 1)"),
 ]

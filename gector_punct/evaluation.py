@@ -6,14 +6,15 @@ words are both written out (``Tag.apply``) and compared word by word, as ``utils
 texts; case is scored only on instances whose corpus has case. ``evaluate_instances(punctuator, instances)``
 predicts the tags first (with the instances' audio, if any). Decoding is the punctuator's own; training and
 compression pass ``DecodeConfig.neutral()`` so that models are compared by their probabilities alone.
+``consistency(instances, predicted) -> counts``: what a reader sees as contradictions in the output.
 """
 from __future__ import annotations
 
-from .metrics import labels_from_words, score
 from .config import DecodeConfig
+from .metrics import labels_from_words, score
 from .predictor import Punctuator
 from .reader import Instance
-from .tags import CASE_UNKNOWN, Tag
+from .tags import CASE_UNKNOWN, END_CONTEXT, Tag, mark_context, starts_lower
 
 
 def score_tags(instances: list[Instance], predicted: list[list[Tag]]) -> dict:
@@ -30,3 +31,27 @@ def evaluate_instances(punctuator: Punctuator, instances: list[Instance], use_au
     audio = [i.audio for i in instances] if use_audio and any(i.audio for i in instances) else None
     words = [i.words for i in instances]
     return score_tags(instances, punctuator.decode(words, punctuator.probabilities(words, audio), decode))
+
+
+def consistency(instances: list[Instance], predicted: list[list[Tag]]) -> dict:
+    """Contradictions between the predicted case and punctuation, counted over the written output:
+    ``lower_after_end``: words starting lower-case after a word that ends in . ? ! (0 by design for the
+    marks the tagger adds); ``capital_after_pause``: words the tagger capitalised after a comma-like mark or
+    no mark whose gold form starts lower-case (cased instances only: common words, not names);
+    ``unbalanced_quote_lines``: lines with an odd number of straight double quotes."""
+    out = {"words": 0, "lower_after_end": 0, "capital_after_pause": 0, "lines": len(instances),
+           "unbalanced_quote_lines": 0}
+    for instance, tags in zip(instances, predicted):
+        written = [t.apply(w) for w, t in zip(instance.words, tags)]
+        gold = [t.apply(w) for w, t in zip(instance.words, instance.tags)]
+        cased = not any(t.case == CASE_UNKNOWN for t in instance.tags)
+        out["words"] += len(written)
+        out["unbalanced_quote_lines"] += sum(w.count('"') for w in written) % 2
+        for k in range(1, len(written)):
+            before = written[k - 1]
+            context = mark_context(before)
+            if context == END_CONTEXT and starts_lower(written[k]):
+                out["lower_after_end"] += 1
+            elif cased and context != END_CONTEXT and not starts_lower(written[k]) and starts_lower(gold[k]):
+                out["capital_after_pause"] += 1
+    return out

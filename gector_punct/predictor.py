@@ -32,8 +32,8 @@ import torch
 from .audio import AudioSpec, parse_spec
 from .audio_data import AudioLines
 from .bootstrapper import text_fractions
-from .encoding import TextEncoder, WindowedBatcher
 from .config import DecodeConfig
+from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
 from .runtime import autocast, pick_device
 from .existing import MODES, constrain_line, prepare, strip_word

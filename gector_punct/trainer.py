@@ -43,11 +43,11 @@ from tqdm import tqdm
 
 from .audio_data import AudioLines
 from .bootstrapper import text_fractions
+from .config import DecodeConfig, ModelConfig
 from .encoding import collate
 from .evaluation import evaluate_instances
 from .io import atomic_write, recover_dir, replace_dir, temporary_dir
 from .metrics import selection_f1
-from .config import DecodeConfig, ModelConfig
 from .model import Seq2Labels
 from .predictor import Punctuator
 from .reader import DatasetReader, EncodedData

@@ -121,7 +121,8 @@ def test_brown_detokenised_without_tags(tmp_path):
 def test_chitchat_keeps_only_well_formed_messages(tmp_path):
     def say(*texts):
         return [{"text": t, "timestamp": "2018", "sender": "x"} for t in texts]
-    dataset = {"a": {"messages": [say("Hello", "How are you doing today?"), say("im doing good", "Yes i think so.", "Im doing good."),
+    dataset = {"a": {"messages": [say("Hello", "How are you doing today?"),
+                                  say("im doing good", "Yes i think so.", "Im doing good."),
                                   say("I learned that the Queen's corgi died."), say("Check https://x.com out."),
                                   say("\U0001F600\U0001F600"), say("Really?? That is so cool!!")]},
                "b": {"messages": [say("lol", "u there?")]}}

