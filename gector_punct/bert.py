@@ -19,7 +19,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-_ACTIVATIONS = {"gelu": F.gelu, "relu": F.relu, "gelu_new": lambda x: F.gelu(x, approximate="tanh")}
+# In place: the feed-forward activation is the largest buffer of a layer; computing it where the dense
+# output already is (and adding the residuals in place) keeps a batch's working set small.
+_ACTIVATIONS = {"gelu": torch._C._nn.gelu_, "relu": torch.relu_,
+                "gelu_new": lambda x: torch._C._nn.gelu_(x, approximate="tanh")}
 
 
 @dataclass
@@ -122,8 +125,8 @@ class BertEncoder(nn.Module):
         q, k, v = split(att.self.query(x)), split(att.self.key(x)), split(att.self.value(x))
         context = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=self.head_dim ** -0.5)
         context = context.transpose(1, 2).reshape(b, n, -1)
-        x = att.output.LayerNorm(att.output.dense(context) + x)
-        return layer.output.LayerNorm(layer.output.dense(self.act(layer.intermediate.dense(x))) + x)
+        x = att.output.LayerNorm(att.output.dense(context).add_(x))
+        return layer.output.LayerNorm(layer.output.dense(self.act(layer.intermediate.dense(x))).add_(x))
 
 
 @dataclass

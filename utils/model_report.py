@@ -118,8 +118,13 @@ def main(argv=None) -> int:
     p.add_argument("--batch_size", type=int, default=64, help="windows per batch (default 64)")
     p.add_argument("--json", default=None, help="also write all figures to this JSON file")
     p.add_argument("--quantize", action="store_true", help="score the dynamic-int8 encoder (what int8 costs in F1)")
+    p.add_argument("--extra_dev", nargs="*", default=[], metavar="NAME=PATH",
+                   help="more preprocessed dev files to score and check for consistency, each line on its own "
+                        "(e.g. whole-utterance lines: ted_whole=work/default_en/ted_whole.dev.tagged)")
     args = p.parse_args(argv)
 
+    if any("=" not in item for item in args.extra_dev):
+        p.error("--extra_dev takes NAME=PATH items")
     if args.quantize and args.tune:
         p.error("--tune stores decoding defaults for the float model; run it without --quantize")
     punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, quantize=args.quantize)
@@ -134,7 +139,14 @@ def main(argv=None) -> int:
         store_decode_defaults(args.model_path[0], decode)
         print(f"stored in {args.model_path[0]}: {decode}")
     results.update(report(dev, decode, args.truecase))
-    for name in ("ted_lines", "ted_stream", "cased_lines", "truecase_baseline"):
+    for name, path in (item.split("=", 1) for item in args.extra_dev):
+        instances = DatasetReader().read(path)
+        words = [i.words for i in instances]
+        tags = punctuator.decode(words, punctuator.probabilities(words), decode)
+        results[name] = score_tags(instances, tags)
+        results["consistency"][name] = consistency(instances, tags)
+    for name in ("ted_lines", "ted_stream", "cased_lines", "truecase_baseline") + tuple(
+            item.split("=", 1)[0] for item in args.extra_dev):
         if name in results:
             print(f"\n== {name}\n{format_report(results[name])}")
     print(f"\nidempotence: {results['idempotence_changed_words_pct']:.2f}% of words change on a second pass")

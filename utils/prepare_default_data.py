@@ -27,7 +27,7 @@ import tarfile
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.corpora.clean import RULES, cut_lines, words_of  # noqa: E402
+from gector_punct.corpora.clean import RULES, cut_lines, whole_lines, words_of  # noqa: E402
 from gector_punct.corpora.fetch import describe, fetch  # noqa: E402
 from gector_punct.corpora.sources import OPTIONAL, REGISTRY, SOURCES  # noqa: E402
 from gector_punct.io import atomic_write  # noqa: E402
@@ -61,14 +61,18 @@ def parse_args(argv):
     p.add_argument("--min_words", type=int, default=10, help="shortest line, in words (default 10)")
     p.add_argument("--max_words", type=int, default=60, help="longest line, in words (default 60)")
     p.add_argument("--heldout", type=float, default=0.1, help="fraction of each source's documents (from the end) held out as dev (default 0.1)")
+    p.add_argument("--whole", type=float, default=0.0,
+                   help="share of lines cut at a sentence end instead of anywhere, so that whole utterances occur "
+                        "(default 0: every cut arbitrary)")
     args = p.parse_args(argv)
     wanted = [s.strip() for s in args.sources.split(",") if s.strip()]
     if wanted == ["all"]:
         wanted = list(SOURCES + OPTIONAL)
     unknown = sorted(set(wanted) - set(REGISTRY))
-    if unknown or not wanted or not 1 <= args.min_words <= args.max_words or not 0 <= args.heldout < 1:
+    if (unknown or not wanted or not 1 <= args.min_words <= args.max_words or not 0 <= args.heldout < 1
+            or not 0 <= args.whole <= 1):
         p.error(f"unknown sources {unknown} (known: all, {', '.join(SOURCES + OPTIONAL)})" if unknown or not wanted
-                else "need 1 <= --min_words <= --max_words and 0 <= --heldout < 1")
+                else "need 1 <= --min_words <= --max_words, 0 <= --heldout < 1 and 0 <= --whole <= 1")
     args.wanted = list(dict.fromkeys(wanted))
     return args
 
@@ -99,7 +103,7 @@ def split_documents(streams: list, heldout: float, train_only: bool) -> dict:
 def build(docs: dict, args) -> tuple:
     out = {"train": [], "dev": []}
     stats = {"seed": args.seed, "min_words": args.min_words, "max_words": args.max_words, "heldout": args.heldout,
-             "cleaning": RULES, "sources": {}}
+             "whole": args.whole, "cleaning": RULES, "sources": {}}
     for name, documents in docs.items():
         source = REGISTRY[name]
         streams = [w for w in (words_of(d) for d in documents) if w]
@@ -108,9 +112,11 @@ def build(docs: dict, args) -> tuple:
                  "package": describe(source.package) if source.package else source.note,
                  "train_only": source.train_only, "cleaning": source.cleaning}
         for split, part in split_documents(streams, args.heldout, source.train_only).items():
-            lines = [line for words in part for line in cut_lines(words, rng, args.min_words, args.max_words)]
+            per_doc = [cut_lines(words, rng, args.min_words, args.max_words, args.whole) for words in part]
+            lines = [line for doc in per_doc for line in doc]
             out[split].extend(lines)
-            entry[split] = {"documents": len(part), "words": sum(map(len, part)), "lines": len(lines)}
+            entry[split] = {"documents": len(part), "words": sum(map(len, part)), "lines": len(lines),
+                            "whole_utterance_lines": sum(whole_lines(doc) for doc in per_doc)}
         stats["sources"][name] = entry
         print(f"{name}: train {entry['train']['words']} words / {entry['train']['lines']} lines / "
               f"{entry['train']['documents']} documents, dev {entry['dev']['words']} words / "

@@ -26,6 +26,9 @@ def main(argv=None) -> int:
     p.add_argument("--max_words", type=int, default=60, help="longest line, in words (default 60)")
     p.add_argument("--keep_split_contractions", action="store_true", help="keep IWSLT's 'it 's' instead of joining to 'it's'")
     p.add_argument("--seed", type=int, default=1, help="random seed of the line cuts (default 1)")
+    p.add_argument("--whole", type=float, default=0.0,
+                   help="share of lines cut at a sentence end instead of anywhere, so that whole utterances occur "
+                        "(default 0: every cut arbitrary)")
     args = p.parse_args(argv)
     try:
         pairs = read_tsv(args.tsv)
@@ -37,7 +40,7 @@ def main(argv=None) -> int:
     parts = {"train": pairs[:cut], "dev": pairs[cut:]} if args.heldout else {"train": pairs}
     rng = random.Random(args.seed)
     for name, part in parts.items():
-        lines = tsv_to_text(part, rng, args.min_words, args.max_words)
+        lines = tsv_to_text(part, rng, args.min_words, args.max_words, args.whole)
         for side, suffix in ((0, "tgt"), (1, "src")):
             with atomic_write(f"{args.prefix}.{name}.{suffix}") as out:
                 out.writelines(pair[side] + "\n" for pair in lines)

@@ -1,8 +1,8 @@
 """The text cleaning shared by the sources of the training-data builder, and the cut into lines.
 
 ``clean(text)``: transcript text -> speech only (the rules are ``RULES``, written into the data card).
-``words_of(text)``: text -> words, each mark attached to a word. ``cut_lines(words, rng, lo, hi)``: a word
-stream cut into lines of random length at arbitrary points. ``blocks(items, n)``: n consecutive items per
+``words_of(text)``: text -> words, each mark attached to a word. ``cut_lines(words, rng, lo, hi, whole)``: a
+word stream cut into lines of random length at arbitrary points, or at sentence ends (``line_spans``). ``blocks(items, n)``: n consecutive items per
 pseudo-document. ``fix_mojibake``, ``dashes``, ``interruptions``, ``well_formed``: helpers of single readers.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 import re
 import unicodedata
 
-from ..tags import OPENING, split_edges
+from ..tags import OPENING, SENTENCE_END, split_edges
 
 RULES = [
     "missing space after . ? ! before a capitalised word restored; runs of 4+ dots to ...; leading marks of a line dropped",
@@ -81,14 +81,45 @@ def words_of(text: str) -> list:
     return words
 
 
-def cut_lines(words: list, rng: random.Random, min_words: int, max_words: int) -> list:
-    """One document's words as lines of min_words..max_words words (the last one shorter), cut anywhere."""
-    lines, i = [], 0
-    while i < len(words):
-        n = rng.randint(min_words, max_words)
-        lines.append(" ".join(words[i: i + n]))
-        i += n
-    return lines
+def line_spans(ends: list[bool], rng: random.Random, min_words: int, max_words: int,
+               whole: float = 0.0) -> list[tuple[int, int]]:
+    """Spans ``[start, end)`` that cut a stream of ``len(ends)`` words into lines of min_words..max_words
+    words (the last one shorter); ``ends[k]``: word k ends a sentence. A line is cut at an arbitrary point,
+    or, with probability ``whole``, at the sentence end nearest its drawn length (within max_words): then
+    the next line starts a sentence, and a line that starts and ends at sentence boundaries is a whole
+    utterance, as a recogniser's segment can be. ``whole=0`` draws exactly what it always drew."""
+    spans, i = [], 0
+    while i < len(ends):
+        end = min(i + rng.randint(min_words, max_words), len(ends))
+        if whole and rng.random() < whole:
+            stops = [k + 1 for k in range(i, min(i + max_words, len(ends))) if ends[k]]
+            end = min(stops, key=lambda stop: (abs(stop - end), stop)) if stops else end
+        spans.append((i, end))
+        i = end
+    return spans
+
+
+def ends_sentence(word: str) -> bool:
+    return any(ch in SENTENCE_END for ch in split_edges(word)[2])
+
+
+def cut_lines(words: list, rng: random.Random, min_words: int, max_words: int, whole: float = 0.0) -> list:
+    """One document's words as lines (``line_spans``): cut anywhere, or with probability ``whole`` at a
+    sentence end."""
+    ends = [ends_sentence(w) for w in words] if whole else [False] * len(words)
+    return [" ".join(words[a:b]) for a, b in line_spans(ends, rng, min_words, max_words, whole)]
+
+
+def whole_lines(lines: list) -> int:
+    """How many of a document's consecutive lines are whole utterances (start and end at a sentence
+    boundary; the first line starts the document)."""
+    count, starts = 0, True
+    for line in lines:
+        words = line.split()
+        ends = bool(words) and ends_sentence(words[-1])
+        count += starts and ends
+        starts = ends
+    return count
 
 
 def blocks(items: list, n: int) -> list:

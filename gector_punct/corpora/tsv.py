@@ -15,7 +15,9 @@ import random
 
 from ..io import InputError, read_lines
 from ..tags import split_edges
+from .clean import line_spans
 
+SENTENCE_LABEL_MARKS = (".", "?", "!")
 LABEL_MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?", "EXCLAMATION": "!", "COLON": ":",
                "SEMICOLON": ";"}
 
@@ -54,12 +56,12 @@ def join_contractions(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def tsv_to_text(pairs: list[tuple[str, str]], rng: random.Random, min_words: int = 10,
-                max_words: int = 60) -> list[tuple[str, str]]:
-    """(target, source) lines: the source is the tokens as they are, the target adds the marks."""
-    lines, i = [], 0
-    while i < len(pairs):
-        n = rng.randint(min_words, max_words)
-        chunk = pairs[i: i + n]
+                max_words: int = 60, whole: float = 0.0) -> list[tuple[str, str]]:
+    """(target, source) lines: the source is the tokens as they are, the target adds the marks. Lines are
+    cut as ``clean.line_spans`` cuts them (``whole``: the share cut at a sentence end)."""
+    ends = [LABEL_MARKS[label] in SENTENCE_LABEL_MARKS for _, label in pairs]
+    lines = []
+    for a, b in line_spans(ends, rng, min_words, max_words, whole):
+        chunk = pairs[a:b]
         lines.append((" ".join(tok + LABEL_MARKS[label] for tok, label in chunk), " ".join(tok for tok, _ in chunk)))
-        i += n
     return lines
