@@ -171,8 +171,8 @@ class TextEncoder:
 def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int, ...]]] | None = None
             ) -> dict[str, torch.Tensor]:
     """Padded tensors of these windows: ``input_ids``, ``attention_mask``, ``word_starts``, ``word_mask``
-    (padded words are False) and, with ``labels`` (per window, per word: one index per head in ``HEADS``
-    order, then the word's ``tags.mark_context``), each head's ``target_key`` tensor, IGNORE where the
+    (padded words are False) and, with ``labels`` (per window, per word: ``reader.word_labels``, one index
+    per head in ``HEADS`` order, then the word's ``tags.mark_context``), each head's ``target_key`` tensor, IGNORE where the
     window does not own the word, and ``prev_mark``: the mark context of each word's predecessor in the
     window (``start`` for the window's first word)."""
     n_tok = max(len(w.input_ids) for w in windows)
@@ -195,7 +195,7 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int,
                 target[row, owned] = torch.tensor([window_labels[j][: len(HEADS)] for j in owned], dtype=torch.long)
         prev_mark = torch.full((len(windows), n_words), START_CONTEXT, dtype=torch.long)
         for row, window_labels in enumerate(labels):
-            if len(window_labels) > 1 and len(window_labels[0]) > len(HEADS):
+            if len(window_labels) > 1:
                 prev_mark[row, 1: len(window_labels)] = torch.tensor([lab[len(HEADS)] for lab in window_labels[:-1]])
         out.update({head.target_key: target[:, :, k] for k, head in enumerate(HEADS)}, prev_mark=prev_mark)
     return out

@@ -16,7 +16,7 @@ from sklearn.metrics import precision_recall_fscore_support
 
 from .corpora import read_tsv
 from .io import InputError, read_all_lines
-from .tags import SENTENCE_END, case_class, looks_cased, split_edges
+from .tags import case_class, ends_sentence, looks_cased, split_edges
 
 # The IWSLT convention: ': - --' count as COMMA, '! ;' as PERIOD; full-width CJK marks fold the same way.
 IWSLT_MAP = {",": "COMMA", ".": "PERIOD", "?": "QUESTION", "!": "PERIOD", ";": "PERIOD", ":": "COMMA",
@@ -45,7 +45,7 @@ def labels_from_words(words: list[str], cased: bool, mapping: dict[str, str] = I
     for word in words:
         trail = split_edges(word)[2]
         out.append(WordLabel(punct_class(trail, mapping), case_class(word) if cased else None,
-                             any(ch in SENTENCE_END for ch in trail)))
+                             ends_sentence(trail)))
     return out
 
 

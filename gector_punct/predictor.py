@@ -37,7 +37,7 @@ from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
 from .runtime import autocast, pick_device
 from .existing import MODES, constrain_line, prepare, strip_word
-from .tags import (DELETE, KEEP, MARK_CONTEXTS, SENTENCE_END, START_CONTEXT, Tag, capitalise_sentence_starts,
+from .tags import (DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
                    mark_context, split_edges, written_words)
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
 
@@ -231,7 +231,7 @@ def split_sentences(line: str) -> list[str]:
     sentences, current = [], []
     for word in line.split():
         current.append(word)
-        if any(ch in SENTENCE_END for ch in split_edges(word)[2]):
+        if ends_sentence(split_edges(word)[2]):
             sentences.append(" ".join(current))
             current = []
     if current:

@@ -131,9 +131,7 @@ class DatasetReader:
         for offset in range(0, len(instances), 1024):  # bounded tokenizer calls
             chunk = instances[offset: offset + 1024]
             for k, pieces in enumerate(text_encoder.word_pieces([i.words for i in chunk])):
-                instance = chunk[k]
-                encoded_tags = [vocab.encode_tag(t) + (mark_context(t.apply(w)),)
-                                for w, t in zip(instance.words, instance.tags)]
+                encoded_tags = word_labels(vocab, chunk[k].words, chunk[k].tags)
                 group = []
                 for window in text_encoder.windows_for(offset + k, pieces):
                     group.append(len(windows))
@@ -141,3 +139,9 @@ class DatasetReader:
                     labels.append(encoded_tags[window.start: window.end])
                 groups.append(group)
         return EncodedData(instances, windows, labels, groups, [i.all_keep for i in instances], self.tn_prob)
+
+
+def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag]) -> list[tuple[int, ...]]:
+    """Per word: its label index per head (``HEADS`` order), then the mark context it gives the next word
+    (``tags.mark_context`` of the word as written): what ``encoding.collate`` takes as ``labels``."""
+    return [vocab.encode_tag(t) + (mark_context(t.apply(w)),) for w, t in zip(words, tags)]

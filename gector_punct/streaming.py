@@ -6,13 +6,15 @@ it; ``end() -> final words`` closes the utterance: the rest become final and the
 with no context. A word's tags are decided once, from a window of at most ``C`` final words before it and
 the pending words after it, all as the recogniser gave them (so ``K`` = infinity gives exactly the
 tags ``Punctuator.predict_tags`` gives the utterance as one line). Each update encodes one bounded window, whatever the length
-of the history; an update that finalises nothing runs no model.
+of the history; an update that finalises nothing runs no model. The decoder's guarantee holds across
+updates too: a word after a sentence end the tagger added to an earlier final word starts upper-case.
 """
 from __future__ import annotations
 
 from collections import deque
 
 from .predictor import Punctuator
+from .tags import Tag, capitalise_sentence_starts
 
 
 class StreamingPunctuator:
@@ -22,6 +24,7 @@ class StreamingPunctuator:
         self.punctuator, self.lookahead = punctuator, lookahead
         self.context: deque[str] = deque(maxlen=context_words)  # final words, as they came in
         self.pending: list[str] = []
+        self.last: tuple[str, Tag] | None = None  # the newest final word (not deleted) and its tag
 
     def push(self, words: list[str]) -> list[str]:
         self.pending.extend(words)
@@ -30,6 +33,7 @@ class StreamingPunctuator:
     def end(self) -> list[str]:
         final = self._finalise(len(self.pending))
         self.context.clear()
+        self.last = None
         return final
 
     def _finalise(self, n: int) -> list[str]:
@@ -37,8 +41,13 @@ class StreamingPunctuator:
             return []
         window = list(self.context) + self.pending
         (tags,) = self.punctuator.predict_tags([window])
-        start = len(self.context)
-        final = [tag.apply(word) for word, tag in zip(self.pending[:n], tags[start: start + n]) if not tag.deletes]
-        self.context.extend(self.pending[:n])
+        start, words = len(self.context), self.pending[:n]
+        tags = tags[start: start + n]
+        if self.last is not None:  # the word before was decided in an earlier update
+            tags = capitalise_sentence_starts([self.last[0]] + words, [self.last[1]] + tags)[1:]
+        kept = [(word, tag) for word, tag in zip(words, tags) if not tag.deletes]
+        final = [tag.apply(word) for word, tag in kept]
+        self.last = kept[-1] if kept else self.last
+        self.context.extend(words)
         del self.pending[:n]
         return final

@@ -263,13 +263,18 @@ MARK_CONTEXTS = ("start", "none", "pause", "end")
 START_CONTEXT, NONE_CONTEXT, PAUSE_CONTEXT, END_CONTEXT = range(len(MARK_CONTEXTS))
 
 
+def ends_sentence(marks: str) -> bool:
+    """Whether trailing marks end a sentence (``.``, ``?"``, ``!)``, ``。`` ...)."""
+    return any(ch in SENTENCE_END for ch in marks)
+
+
 def mark_context(written_word: str) -> int:
     """The context a written word gives the next one: ``end`` after . ? ! (also inside ``."`` or ``?)``),
     ``pause`` after any other trailing mark, ``none`` after a bare word."""
     trail = split_edges(written_word)[2]
     if not trail:
         return NONE_CONTEXT
-    return END_CONTEXT if any(ch in SENTENCE_END for ch in trail) else PAUSE_CONTEXT
+    return END_CONTEXT if ends_sentence(trail) else PAUSE_CONTEXT
 
 
 def starts_lower(written_word: str) -> bool:
@@ -287,7 +292,7 @@ def capitalise_sentence_starts(words: list[str], tags: list[Tag]) -> list[Tag]:
             continue
         if after_end and starts_lower(tag.apply(word)):
             out[k] = Tag(tag.punct, CAPITAL)
-        after_end = any(ch in SENTENCE_END for ch in tag.append)
+        after_end = ends_sentence(tag.append)
     return out
 
 

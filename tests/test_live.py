@@ -11,7 +11,9 @@ from gector_punct.io import InputError
 from gector_punct.predictor import Punctuator
 from gector_punct.streaming import StreamingPunctuator
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
-from gector_punct.tags import split_edges
+from gector_punct.tags import Tag, split_edges
+
+PERIOD = "$APPEND_."
 
 UTTERANCES = ["so i went to new york last tuesday did you go there too",
               "yes i did it was great we saw the statue of liberty and ate pizza in brooklyn",
@@ -49,6 +51,23 @@ def test_unbounded_lookahead_is_the_batch_output(shipped):
     for text in UTTERANCES:
         out, _ = feed(streamer, text, chunk=3)
         assert " ".join(out) == shipped.predict([text])[0]
+
+
+class _ChangingMind:
+    """A stand-in punctuator whose mark on a word depends on the window: the newest word of a window ends a
+    sentence; inside a later window the same word gets no mark (as a real model, seeing more, may decide)."""
+
+    def predict_tags(self, lines):
+        (words,) = lines
+        return [[Tag(PERIOD) if k == len(words) - 1 else Tag() for k in range(len(words))]]
+
+
+def test_a_sentence_end_in_one_update_capitalises_the_next_words_first_word():
+    streamer = StreamingPunctuator(_ChangingMind(), lookahead=0)
+    assert streamer.push(["so"]) == ["so."]
+    assert streamer.push(["we", "went"]) == ["We", "went."]  # "we" re-tagged without a mark before it
+    assert streamer.end() == []
+    assert streamer.push(["then"]) == ["then."]  # a new utterance starts without context
 
 
 def test_stream_cli_writes_words_as_they_become_final(tmp_path):

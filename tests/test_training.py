@@ -10,7 +10,7 @@ from gector_punct.encoding import START_TOKEN, collate
 from gector_punct.evaluation import evaluate_instances
 from gector_punct.model import DecodeConfig, Seq2Labels
 from gector_punct.predictor import Punctuator, split_sentences
-from gector_punct.reader import DatasetReader
+from gector_punct.reader import DatasetReader, word_labels
 from gector_punct.tags import CASE_UNKNOWN, Tag
 from gector_punct.trainer import TrainOptions, Trainer, train
 from gector_punct.vocabulary import HEADS, PUNCT_HEAD, Vocabulary
@@ -158,8 +158,9 @@ def test_unknown_case_labels_teach_nothing(encoder_name):
     model = tiny_tagger(vocab)
     encoder = model.text_encoder(32)
     windows = encoder.encode_lines([["so", "i", "went", "home"]])
-    unknown = [[vocab.encode_tag(Tag("$APPEND_." if i == 3 else "$KEEP", CASE_UNKNOWN)) for i in range(4)]]
-    assert all(case == -100 for _, case, _ in unknown[0])
+    words = ["so", "i", "went", "home"]
+    unknown = [word_labels(vocab, words, [Tag("$APPEND_." if i == 3 else "$KEEP", CASE_UNKNOWN) for i in range(4)])]
+    assert all(case == -100 for _, case, _, _ in unknown[0])
     batch = collate(windows, labels=unknown)
     model(**batch)["loss"].backward()
     assert model.heads["case"].weight.grad.abs().sum() == 0  # no gradient from unknown case

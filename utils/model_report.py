@@ -139,14 +139,14 @@ def main(argv=None) -> int:
         store_decode_defaults(args.model_path[0], decode)
         print(f"stored in {args.model_path[0]}: {decode}")
     results.update(report(dev, decode, args.truecase))
-    for name, path in (item.split("=", 1) for item in args.extra_dev):
+    extra = [item.split("=", 1) for item in args.extra_dev]
+    for name, path in extra:
         instances = DatasetReader().read(path)
         words = [i.words for i in instances]
         tags = punctuator.decode(words, punctuator.probabilities(words), decode)
         results[name] = score_tags(instances, tags)
         results["consistency"][name] = consistency(instances, tags)
-    for name in ("ted_lines", "ted_stream", "cased_lines", "truecase_baseline") + tuple(
-            item.split("=", 1)[0] for item in args.extra_dev):
+    for name in ["ted_lines", "ted_stream", "cased_lines", "truecase_baseline"] + [name for name, _ in extra]:
         if name in results:
             print(f"\n== {name}\n{format_report(results[name])}")
     print(f"\nidempotence: {results['idempotence_changed_words_pct']:.2f}% of words change on a second pass")

@@ -12,7 +12,7 @@ import random
 import re
 import unicodedata
 
-from ..tags import OPENING, SENTENCE_END, split_edges
+from ..tags import OPENING, ends_sentence, split_edges
 
 RULES = [
     "missing space after . ? ! before a capitalised word restored; runs of 4+ dots to ...; leading marks of a line dropped",
@@ -99,14 +99,10 @@ def line_spans(ends: list[bool], rng: random.Random, min_words: int, max_words: 
     return spans
 
 
-def ends_sentence(word: str) -> bool:
-    return any(ch in SENTENCE_END for ch in split_edges(word)[2])
-
-
 def cut_lines(words: list, rng: random.Random, min_words: int, max_words: int, whole: float = 0.0) -> list:
     """One document's words as lines (``line_spans``): cut anywhere, or with probability ``whole`` at a
     sentence end."""
-    ends = [ends_sentence(w) for w in words] if whole else [False] * len(words)
+    ends = [ends_sentence(split_edges(w)[2]) for w in words] if whole else [False] * len(words)
     return [" ".join(words[a:b]) for a, b in line_spans(ends, rng, min_words, max_words, whole)]
 
 
@@ -116,7 +112,7 @@ def whole_lines(lines: list) -> int:
     count, starts = 0, True
     for line in lines:
         words = line.split()
-        ends = bool(words) and ends_sentence(words[-1])
+        ends = bool(words) and ends_sentence(split_edges(words[-1])[2])
         count += starts and ends
         starts = ends
     return count

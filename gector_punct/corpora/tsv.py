@@ -14,10 +14,9 @@ from __future__ import annotations
 import random
 
 from ..io import InputError, read_lines
-from ..tags import split_edges
+from ..tags import ends_sentence, split_edges
 from .clean import line_spans
 
-SENTENCE_LABEL_MARKS = (".", "?", "!")
 LABEL_MARKS = {"O": "", "COMMA": ",", "PERIOD": ".", "QUESTION": "?", "EXCLAMATION": "!", "COLON": ":",
                "SEMICOLON": ";"}
 
@@ -59,7 +58,7 @@ def tsv_to_text(pairs: list[tuple[str, str]], rng: random.Random, min_words: int
                 max_words: int = 60, whole: float = 0.0) -> list[tuple[str, str]]:
     """(target, source) lines: the source is the tokens as they are, the target adds the marks. Lines are
     cut as ``clean.line_spans`` cuts them (``whole``: the share cut at a sentence end)."""
-    ends = [LABEL_MARKS[label] in SENTENCE_LABEL_MARKS for _, label in pairs]
+    ends = [ends_sentence(LABEL_MARKS[label]) for _, label in pairs]
     lines = []
     for a, b in line_spans(ends, rng, min_words, max_words, whole):
         chunk = pairs[a:b]
