@@ -5,6 +5,7 @@
     echo "so i went to new york did you" | python predict.py --input_file - --output_file -
     python predict.py --model_path models/audio_en --input_file examples/audio/talk.txt \
         --audio_list examples/audio/talk.list --output_file -          # text with its audio (UniPunc models)
+    python predict.py --tasks disf,punc --input_file call.txt --output_file -   # drop uh, um, restarts; punctuate
 """
 import argparse
 import os
@@ -12,19 +13,28 @@ import sys
 
 from gector_punct.audio import check_audio_list, read_audio_list
 from gector_punct.io import InputError, atomic_write, read_lines
-from gector_punct.predictor import DEFAULT_MODEL, Punctuator, split_sentences
+from gector_punct.predictor import DEFAULT_MODEL, SWITCHING_MODEL, Punctuator, split_sentences
 from gector_punct.runtime import mmap_large_buffers, trim_heap
 from gector_punct.streaming import StreamingPunctuator
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
+from gector_punct.tasks import DEFAULT_TASKS, parse_tasks
 
+
+
+def tasks_flag(text: str) -> frozenset:
+    try:
+        return parse_tasks(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input_file", required=True, help="text to restore, one text per line ('-': stdin)")
     p.add_argument("--output_file", required=True, help="where to write ('-': stdout); written atomically")
-    p.add_argument("--model_path", nargs="+", default=[DEFAULT_MODEL],
-                   help="model folder(s); several = an ensemble averaging per-word probabilities (default: shipped model)")
+    p.add_argument("--model_path", nargs="+", default=None,
+                   help="model folder(s); several = an ensemble averaging per-word probabilities (default: the shipped "
+                        "model for --tasks: models/default_en for punc, models/switch_en for the others)")
     p.add_argument("--vocab_path", default=None, help="vocabulary folder overriding the model's own")
     p.add_argument("--min_error_probability", type=float, default=None,
                    help="leave a line alone when no word's error probability reaches this, and skip any edit below it (default: the model's)")
@@ -56,7 +66,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "each word is written, flushed, once --lookahead more words have come, never rewritten")
     p.add_argument("--lookahead", type=int, default=8,
                    help="with --stream: words to wait for before a word is final (default 8)")
-    p.add_argument("--allow_delete", action="store_true", help="let the model delete words it tags $DELETE (disfluencies)")
+    p.add_argument("--tasks", type=tasks_flag, default=DEFAULT_TASKS,
+                   help="what to convert: punc (punctuation and case), disf (delete disfluencies: uh, um, repeated "
+                        "and abandoned words), disf,punc (both at once) or none; a task that is off leaves its part "
+                        "of the text alone. Without --model_path: the shipped model that can do them (default punc)")
     p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
     p.add_argument("--num_shards", type=int, default=1,
                    help="split the input into this many contiguous parts, one per process (default 1)")
@@ -69,6 +82,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="restore a line whose audio is missing, unreadable or empty from its words alone instead of stopping")
     p.add_argument("--audio_cache", default=None, help="folder to cache acoustic features in (default: none)")
     args = p.parse_args(argv)
+    if args.model_path is None:
+        args.model_path = [SWITCHING_MODEL if "disf" in args.tasks else DEFAULT_MODEL]
     if not 0 <= args.shard_id < args.num_shards:
         p.error("--shard_id must be in 0 .. --num_shards-1")
     if args.num_shards > 1 and args.input_file == "-":
@@ -83,7 +98,7 @@ def parse_args(argv=None) -> argparse.Namespace:
 def load_punctuator(args: argparse.Namespace) -> Punctuator:
     """The model(s), decoding with the flags that are given over the first model's own defaults."""
     punctuator = Punctuator.load(args.model_path, args.vocab_path, iteration_count=args.iteration_count,
-                                 batch_size=args.batch_size, max_len=args.max_len, allow_delete=args.allow_delete,
+                                 batch_size=args.batch_size, max_len=args.max_len, tasks=args.tasks,
                                  device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad,
                                  existing=args.existing)
     punctuator.decode_config = punctuator.decode_config.overridden(

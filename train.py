@@ -20,8 +20,10 @@ from gector_punct.trainer import TrainOptions, train
 D, M = TrainOptions(), ModelConfig()
 MODEL_DEFAULT = "for a new model; with --init_model, that model's"
 FLAGS = [
-    ("--train_set", str, "preprocessed training file (utils/preprocess_data.py output)"),
-    ("--dev_set", str, "preprocessed dev file; the best checkpoint is chosen by its F1"),
+    ("--train_set", str, "preprocessed training file (utils/preprocess_data.py output); several, comma-separated, are "
+                         "mixed, each with its tasks (its FILE.tasks, written by preprocess_data.py --tasks)"),
+    ("--dev_set", str, "preprocessed dev file; the best checkpoint is chosen by its F1 (several, comma-separated: "
+                       "by the mean of their F1s, each file predicted with its own tasks)"),
     ("--model_dir", str, "output folder: best/, last/, metrics.jsonl"),
     ("--transformer_model", str, f"encoder: hub name, local folder or installed package alias (default {M.transformer_model})"),
     ("--special_tokens_fix", int, f"1: add $START as a new special token before each window and resize the embeddings "
@@ -61,6 +63,9 @@ FLAGS = [
                                "(keys and defaults: gector_punct/acoustic.py DEFAULTS; default: a text-only model)"),
     ("--case_context", int, "1: the case head also sees how the word before ends (line start, no mark, pause, sentence "
                             f"end) so case follows the punctuation; can be switched on for an init model (default {int(M.case_context)})"),
+    ("--switches", str, "switching tokens (seed 001), e.g. disf,punc: one per task, on or off at the start of every "
+                        "window, so one model does each task alone or both; can be given to an init model "
+                        "(default: none)"),
     ("--audio_cache", str, "folder for cached acoustic features, reused by later epochs and runs (default: in memory)"),
     ("--progress", int, "1: show progress bars (default 1)"),
 ]

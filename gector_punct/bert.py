@@ -84,7 +84,8 @@ def _layer(s: BertSettings) -> nn.Module:
 
 
 class BertEncoder(nn.Module):
-    """``forward(input_ids, attention_mask) -> object with last_hidden_state`` (batch x tokens x hidden)."""
+    """``forward(input_ids, attention_mask) -> object with last_hidden_state`` (batch x tokens x hidden);
+    ``inputs_embeds`` instead of ``input_ids`` gives the word embeddings directly (switching tokens)."""
 
     def __init__(self, settings: BertSettings):
         super().__init__()
@@ -109,10 +110,13 @@ class BertEncoder(nn.Module):
             new.weight[: min(n, old.num_embeddings)] = old.weight[:n]
         self.embeddings.word_embeddings, self.config.vocab_size = new, n
 
-    def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor):
+    def forward(self, input_ids: torch.Tensor | None = None, attention_mask: torch.Tensor | None = None,
+                inputs_embeds: torch.Tensor | None = None):
         e = self.embeddings
-        positions = torch.arange(input_ids.shape[1], device=input_ids.device)
-        x = e.word_embeddings(input_ids) + e.token_type_embeddings.weight[0] + e.position_embeddings(positions)
+        if inputs_embeds is None:
+            inputs_embeds = e.word_embeddings(input_ids)
+        positions = torch.arange(inputs_embeds.shape[1], device=inputs_embeds.device)
+        x = inputs_embeds + e.token_type_embeddings.weight[0] + e.position_embeddings(positions)
         x = e.LayerNorm(x)
         mask = attention_mask.bool()[:, None, None, :]
         for layer in self.encoder.layer:

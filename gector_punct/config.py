@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 
 from .encoding import DEFAULT_ENCODER
 from .io import atomic_write
+from .tasks import TASKS
 
 FORMAT = "gector-punct/1"
 
@@ -58,7 +59,9 @@ class ModelConfig:
     transformers config instead of pretrained weights), ``special_tokens_fix`` and an existing ``acoustic``
     part may not. ``case_context``: the case head also sees how the word before ends (``tags.mark_context``:
     line start, no mark, pause, sentence end), gold in training and as decoded at prediction, so case
-    follows the punctuation; it may be switched on for a trained model (it starts as a no-op), not off."""
+    follows the punctuation; it may be switched on for a trained model (it starts as a no-op), not off.
+    ``switches``: the tasks (``tasks.TASKS``) the tagger has a switching token for, read at the start of
+    every window (seed 001); they may be given to a trained model that has none (``--init_model``)."""
 
     transformer_model: str = DEFAULT_ENCODER
     encoder_config: dict | None = None
@@ -71,7 +74,13 @@ class ModelConfig:
     store_dtype: str = "float32"
     acoustic: dict | None = None
     case_context: bool = False
+    switches: tuple[str, ...] = ()
     decode: DecodeConfig = field(default_factory=DecodeConfig)
+
+    def __post_init__(self):
+        unknown = [s for s in self.switches if s not in TASKS]
+        if unknown or len(set(self.switches)) != len(self.switches):
+            raise ValueError(f"switches {list(self.switches)}: each one of {', '.join(TASKS)}, once")
 
     ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype")
 
@@ -89,6 +98,8 @@ class ModelConfig:
         if unknown:
             raise ValueError(f"{origin}: unknown settings {sorted(unknown)}")
         decode = DecodeConfig(**{k: v for k, v in values.items() if k in decode_names})
+        if "switches" in values:  # a JSON list
+            values["switches"] = tuple(values["switches"] or ())
         return cls(decode=decode, **{k: v for k, v in values.items() if k in known})
 
 

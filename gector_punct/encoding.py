@@ -9,6 +9,8 @@
   first subword of each word. A line longer than one window is cut into windows that overlap by
   ``window_overlap`` subwords, and each word is *owned* by exactly one window: the one where it has the
   most context on both sides. Only owners' predictions (and losses) count, so nothing is seen twice.
+  With ``n_switches`` (a model with switching tokens) that many placeholder slots follow the special
+  prefix, at ``switch_offset``; ``encode_lines(lines, switches)`` records the states on every window.
 * ``collate(windows, pad_id, labels)``: some windows -> one padded tensor batch (training takes its own
   batches); ``WindowedBatcher``: all windows -> length-sorted batches of them (prediction).
 """
@@ -72,6 +74,7 @@ class Window:
     input_ids: list[int]
     word_starts: list[int]
     owned: list[bool]
+    switches: tuple[int, ...] = ()  # the state of each switching token (``tasks.switch_states``)
 
 
 def plan_windows(piece_counts: list[int], budget: int, overlap: int) -> list[tuple[int, int]]:
@@ -115,7 +118,8 @@ def assign_owners(spans: list[tuple[int, int]], piece_counts: list[int]) -> list
 
 
 class TextEncoder:
-    def __init__(self, tokenizer, max_len: int, pieces_per_token: int, window_overlap: int | None = None):
+    def __init__(self, tokenizer, max_len: int, pieces_per_token: int, window_overlap: int | None = None,
+                 n_switches: int = 0):
         self.tokenizer = tokenizer
         self.pieces_per_token = pieces_per_token
         # The special tokens around a text, read off the tokenizer itself (CLS/SEP, <s>/</s>, none ...).
@@ -126,11 +130,14 @@ class TextEncoder:
         start_id = tokenizer.convert_tokens_to_ids(START_TOKEN) if START_TOKEN in tokenizer.get_vocab() else None
         if start_id is not None:
             self.prefix = self.prefix + [start_id]
+        # Switching tokens follow the prefix: placeholders whose embeddings the model supplies.
+        self.switch_offset, self.n_switches = len(self.prefix), n_switches
+        self.unk_id = tokenizer.unk_token_id if tokenizer.unk_token_id is not None else self.suffix[0]
+        self.prefix = self.prefix + [self.unk_id] * n_switches
         self.budget = max_len - len(self.prefix) - len(self.suffix)
         if self.budget < pieces_per_token:
             raise ValueError(f"max_len {max_len} leaves no room for a word of {pieces_per_token} subwords")
         self.overlap = self.budget // 8 if window_overlap is None else window_overlap
-        self.unk_id = tokenizer.unk_token_id if tokenizer.unk_token_id is not None else self.suffix[0]
 
     def word_pieces(self, lines: list[list[str]]) -> list[list[list[int]]]:
         """Subword ids per word per line, one tokenizer call for the whole batch of lines."""
@@ -147,7 +154,10 @@ class TextEncoder:
             result[i] = [p if p else [self.unk_id] for p in pieces]
         return result
 
-    def windows_for(self, line: int, pieces: list[list[int]]) -> list[Window]:
+    def windows_for(self, line: int, pieces: list[list[int]], switches: tuple[int, ...] = ()) -> list[Window]:
+        """The windows of one line (``pieces``: its words' subword ids), each with the switch ``switches``."""
+        if len(switches) != self.n_switches:
+            raise ValueError(f"{len(switches)} switch states for {self.n_switches} switching tokens")
         counts = [len(p) for p in pieces]
         spans = plan_windows(counts, self.budget, self.overlap) if pieces else []
         owners = assign_owners(spans, counts) if len(spans) > 1 else [0] * len(pieces)
@@ -158,13 +168,14 @@ class TextEncoder:
                 starts.append(len(ids))
                 ids.extend(word)
             ids.extend(self.suffix)
-            windows.append(Window(line, start, end, ids, starts, [owners[i] == k for i in range(start, end)]))
+            windows.append(Window(line, start, end, ids, starts, [owners[i] == k for i in range(start, end)],
+                                  tuple(switches)))
         return windows
 
-    def encode_lines(self, lines: list[list[str]]) -> list[Window]:
+    def encode_lines(self, lines: list[list[str]], switches: tuple[int, ...] = ()) -> list[Window]:
         windows = []
         for i, pieces in enumerate(self.word_pieces(lines)):
-            windows.extend(self.windows_for(i, pieces))
+            windows.extend(self.windows_for(i, pieces, switches))
         return windows
 
 
@@ -174,7 +185,8 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int,
     (padded words are False) and, with ``labels`` (per window, per word: ``reader.word_labels``, one index
     per head in ``HEADS`` order, then the word's ``tags.mark_context``), each head's ``target_key`` tensor, IGNORE where the
     window does not own the word, and ``prev_mark``: the mark context of each word's predecessor in the
-    window (``start`` for the window's first word)."""
+    window (``start`` for the window's first word). Windows with switching tokens add ``switches``
+    (windows x switches: each token's state)."""
     n_tok = max(len(w.input_ids) for w in windows)
     n_words = max(len(w.word_starts) for w in windows)
     input_ids = torch.full((len(windows), n_tok), pad_id, dtype=torch.long)
@@ -187,6 +199,8 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int,
         starts[row, : len(w.word_starts)] = torch.tensor(w.word_starts)
         word_mask[row, : len(w.word_starts)] = True
     out = {"input_ids": input_ids, "attention_mask": attention, "word_starts": starts, "word_mask": word_mask}
+    if windows[0].switches:
+        out["switches"] = torch.tensor([w.switches for w in windows], dtype=torch.long)
     if labels is not None:
         target = torch.full((len(windows), n_words, len(HEADS)), IGNORE, dtype=torch.long)
         for row, (w, window_labels) in enumerate(zip(windows, labels)):

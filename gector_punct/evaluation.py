@@ -4,17 +4,21 @@ reports print.
 ``score_tags(instances, predicted) -> metrics.score dict``: the gold tags and the predicted tags of the same
 words are both written out (``Tag.apply``) and compared word by word, as ``utils/evaluate.py`` compares
 texts; case is scored only on instances whose corpus has case. ``evaluate_instances(punctuator, instances)``
-predicts the tags first (with the instances' audio, if any). Decoding is the punctuator's own; training and
+predicts the tags first (with the instances' audio, if any) and scores them with ``score_conversion`` when
+the punctuator's tasks include ``disf``. Decoding is the punctuator's own; training and
 compression pass ``DecodeConfig.neutral()`` so that models are compared by their probabilities alone.
 ``consistency(instances, predicted) -> counts``: what a reader sees as contradictions in the output.
+``score_conversion(instances, predicted) -> dict``: disfluency deletion and punctuation together (seed
+001): ``deletion`` (per-word precision / recall / F1 of ``$DELETE``) and the ``score`` groups over the
+words the reference keeps (a kept word the prediction deleted counts as unpunctuated, in its source case).
 """
 from __future__ import annotations
 
 from .config import DecodeConfig
-from .metrics import labels_from_words, score
+from .metrics import deletion_prf, labels_from_words, score
 from .predictor import Punctuator
 from .reader import Instance
-from .tags import CASE_UNKNOWN, END_CONTEXT, Tag, mark_context, starts_lower
+from .tags import CASE_UNKNOWN, END_CONTEXT, Tag, mark_context, split_edges, starts_lower, written_forms
 
 
 def score_tags(instances: list[Instance], predicted: list[list[Tag]]) -> dict:
@@ -30,7 +34,8 @@ def evaluate_instances(punctuator: Punctuator, instances: list[Instance], use_au
                        decode: DecodeConfig | None = None) -> dict:
     audio = [i.audio for i in instances] if use_audio and any(i.audio for i in instances) else None
     words = [i.words for i in instances]
-    return score_tags(instances, punctuator.decode(words, punctuator.probabilities(words, audio), decode))
+    predicted = punctuator.decode(words, punctuator.probabilities(words, audio), decode)
+    return score_conversion(instances, predicted) if "disf" in punctuator.tasks else score_tags(instances, predicted)
 
 
 def consistency(instances: list[Instance], predicted: list[list[Tag]]) -> dict:
@@ -55,3 +60,17 @@ def consistency(instances: list[Instance], predicted: list[list[Tag]]) -> dict:
             elif cased and context != END_CONTEXT and not starts_lower(written[k]) and starts_lower(gold[k]):
                 out["capital_after_pause"] += 1
     return out
+
+
+def score_conversion(instances: list[Instance], predicted: list[list[Tag]]) -> dict:
+    gold_flags, pred_flags, ref, pred = [], [], [], []
+    for instance, tags in zip(instances, predicted):
+        cased = not any(t.case == CASE_UNKNOWN for t in instance.tags)
+        gold_forms, pred_forms = written_forms(instance.words, instance.tags), written_forms(instance.words, tags)
+        gold_flags += [t.deletes for t in instance.tags]
+        pred_flags += [t.deletes for t in tags]
+        kept = [k for k, form in enumerate(gold_forms) if form is not None]
+        ref.extend(labels_from_words([gold_forms[k] for k in kept], cased))
+        pred.extend(labels_from_words([pred_forms[k] if pred_forms[k] is not None else split_edges(instance.words[k])[1]
+                                       for k in kept], cased))
+    return {"deletion": deletion_prf(gold_flags, pred_flags), **score(ref, pred)}

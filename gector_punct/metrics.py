@@ -121,11 +121,33 @@ def score(reference: list[WordLabel], prediction: list[WordLabel], classes: tupl
     return result
 
 
+def deletion_prf(gold: list[bool], pred: list[bool]) -> dict:
+    """Per-word deletion flags (True: delete) -> precision, recall, F1 of the deleted words in percent (0.0
+    where a ratio has no denominator), and the counts tp, fp, fn."""
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold flags, {len(pred)} predicted")
+    tp = sum(g and p for g, p in zip(gold, pred))
+    fp = sum(p and not g for g, p in zip(gold, pred))
+    fn = sum(g and not p for g, p in zip(gold, pred))
+    precision = 100.0 * tp / (tp + fp) if tp + fp else 0.0
+    recall = 100.0 * tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1, "tp": tp, "fp": fp, "fn": fn}
+
+
 def selection_f1(result: dict) -> float:
-    """The one number training selects checkpoints by: punctuation F1, averaged with case F1 when known."""
-    values = [result["punct"]["overall"]["f1"]]
+    """The one number training selects checkpoints by: punctuation F1, averaged with case F1 when known and
+    with deletion F1 when scored (a dev set of the disf task; one without marks scores deletion alone); of
+    several dev sets (``sets``), the mean of theirs."""
+    if "sets" in result:
+        return sum(map(selection_f1, result["sets"].values())) / len(result["sets"])
+    values = []
+    if result["punct"]["overall"]["support"] or "deletion" not in result:
+        values.append(result["punct"]["overall"]["f1"])
     if "case" in result and result["case"]["overall"]["support"]:
         values.append(result["case"]["overall"]["f1"])
+    if "deletion" in result:
+        values.append(result["deletion"]["f1"])
     return sum(values) / len(values)
 
 

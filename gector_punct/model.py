@@ -35,8 +35,8 @@ from .config import DecodeConfig, ModelConfig, ModelFolderError, read_config, st
 from .encoding import TextEncoder, load_tokenizer, resolve_encoder
 from .io import replace_dir, temporary_dir
 from .runtime import quiet_transformers
-from .tags import MARK_CONTEXTS
-from .vocabulary import CASE_HEAD, HEADS, IGNORE, Vocabulary
+from .tags import DELETE, MARK_CONTEXTS
+from .vocabulary import CASE_HEAD, HEADS, IGNORE, KEPT, PUNCT_HEAD, Vocabulary
 
 __all__ = ["DecodeConfig", "ModelConfig", "ModelFolderError", "Seq2Labels", "store_decode_defaults"]
 LOWRANK_A, LOWRANK_B = ".lowrank_A", ".lowrank_B"
@@ -56,6 +56,9 @@ class Seq2Labels(nn.Module):
             self.add_acoustic(config.acoustic)
         if config.case_context:
             self.add_case_context()
+        self.switch_embedding = None
+        if config.switches:
+            self.add_switches(config.switches)
 
     def add_acoustic(self, settings: dict) -> None:
         """Make this a UniPunc tagger. The new bootstrapper starts as the identity (zero output projections),
@@ -77,6 +80,37 @@ class Seq2Labels(nn.Module):
         if self.stored_keys is not None:
             self.stored_keys.add("mark_embedding.weight")
 
+    def add_switches(self, switches) -> None:
+        """Give the tagger switching tokens (seed 001): per task, two learned vectors (off, on), one of which
+        replaces the placeholder embedding of the task's slot at the start of every window."""
+        self.config = replace(self.config, switches=tuple(switches))
+        self.switch_embedding = nn.Embedding(2 * len(switches), self.encoder.config.hidden_size)
+        nn.init.normal_(self.switch_embedding.weight, 0.0, getattr(self.encoder.config, "initializer_range", 0.02))
+        self.switch_offset = self.text_encoder().switch_offset
+        if self.stored_keys is not None:
+            self.stored_keys.add("switch_embedding.weight")
+
+    def grow_labels(self, seen: Vocabulary) -> list[str]:
+        """Add the labels ``seen`` (a training set's vocabulary) has and this model's lacks (``$DELETE`` for a
+        punctuation model fine-tuned on disfluency data); each new output starts at the lowest bias of its
+        head, so the tagger predicts as before until trained. Returns the labels added."""
+        added = []
+        for head in HEADS:
+            new = [t for t in seen.tokens(head.namespace) if self.vocab.index(head.namespace, t) == IGNORE]
+            if not new:
+                continue
+            old = self.heads[head.name]
+            grown = nn.Linear(old.in_features, old.out_features + len(new)).to(old.weight.device)
+            with torch.no_grad():
+                grown.weight.zero_()
+                grown.weight[: old.out_features] = old.weight
+                grown.bias.fill_(float(old.bias.min()))
+                grown.bias[: old.out_features] = old.bias
+            self.heads[head.name] = grown
+            self.vocab = self.vocab.with_labels(head.namespace, new)
+            added += new
+        return added
+
     def adjust(self, **settings) -> None:
         """Apply settings to an existing model (``--init_model``): the ``ModelConfig.ADJUSTABLE`` ones
         change, ``acoustic`` is added to a text model; any other setting that differs raises ValueError."""
@@ -84,6 +118,10 @@ class Seq2Labels(nn.Module):
             self.add_acoustic(settings["acoustic"])
         if settings.get("case_context") and self.mark_embedding is None:
             self.add_case_context()
+        if settings.get("switches") and not self.config.switches:
+            self.add_switches(settings["switches"])
+        if "switches" in settings:
+            settings = dict(settings, switches=tuple(settings["switches"]))
         current = self.config.to_json()
         fixed = sorted(k for k, v in settings.items() if k not in ModelConfig.ADJUSTABLE and not _same(k, current[k], v))
         if fixed:
@@ -95,7 +133,7 @@ class Seq2Labels(nn.Module):
     def text_encoder(self, max_len: int | None = None) -> TextEncoder:
         """Words -> windows as this model reads them (``max_len`` overrides the model's window size)."""
         c = self.config
-        return TextEncoder(self.tokenizer, max_len or c.max_len, c.pieces_per_token, c.window_overlap)
+        return TextEncoder(self.tokenizer, max_len or c.max_len, c.pieces_per_token, c.window_overlap, len(c.switches))
 
     def input_embedding_key(self) -> str:
         """The state-dict key of the encoder's word-embedding table (its name differs between encoders)."""
@@ -120,8 +158,12 @@ class Seq2Labels(nn.Module):
         return cls(encoder, vocab, tokenizer, config)
 
     def forward(self, input_ids, attention_mask, word_starts, word_mask, acoustic=None, acoustic_lengths=None,
-                has_audio=None, text_positions=None, prev_mark=None, **targets) -> dict[str, torch.Tensor]:
-        hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+                has_audio=None, text_positions=None, prev_mark=None, switches=None, **targets) -> dict[str, torch.Tensor]:
+        if self.switch_embedding is None:
+            hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+        else:
+            hidden = self.encoder(inputs_embeds=self._embed_switches(input_ids, switches),
+                                  attention_mask=attention_mask).last_hidden_state
         if self.bootstrapper is not None:
             if text_positions is None:
                 raise ValueError("an audio model needs text_positions (gector_punct.audio_data.AudioLines.batch)")
@@ -149,6 +191,16 @@ class Seq2Labels(nn.Module):
             out["loss"] = (out["loss_sums"] / out["loss_counts"].clamp(min=1)).sum()
         return out
 
+    def _embed_switches(self, input_ids: torch.Tensor, switches: torch.Tensor | None) -> torch.Tensor:
+        """Word embeddings with each switch slot's placeholder replaced by its task's on/off vector."""
+        if switches is None:
+            raise ValueError("a model with switching tokens needs switches (encoding.collate gives them)")
+        n, at = switches.shape[1], self.switch_offset
+        rows = switches + 2 * torch.arange(n, device=switches.device)
+        embeds = self.encoder.get_input_embeddings()(input_ids)
+        vectors = self.switch_embedding(rows).to(embeds.dtype)
+        return torch.cat([embeds[:, :at], vectors, embeds[:, at + n:]], dim=1)
+
     def _case_in_context(self, logits: torch.Tensor, prev_mark: torch.Tensor | None, training: bool) -> torch.Tensor:
         """The case head's logits given the word before's mark context. The head is linear, so a context
         shifts them by ``W @ embedding[context]``: with ``prev_mark`` (batch x words), the logits of the given
@@ -166,12 +218,28 @@ class Seq2Labels(nn.Module):
         """Summed (class-weighted) cross-entropy and its normaliser: the known words' count, or their summed
         weights, so that sum / normaliser is the weighted mean PyTorch's reduction="mean" would give."""
         target = target.masked_fill(~word_mask, IGNORE)
+        kept = target == KEPT
+        target = target.masked_fill(kept, IGNORE)
         total = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="sum",
                                 label_smoothing=self.config.label_smoothing, weight=weight)
         known = target != IGNORE
         if weight is None:
-            return total, known.sum().to(total.dtype)
-        return total, weight[target.clamp(min=0)].masked_fill(~known, 0).sum().to(total.dtype)
+            count = known.sum().to(total.dtype)
+        else:
+            count = weight[target.clamp(min=0)].masked_fill(~known, 0).sum().to(total.dtype)
+        if kept.any():
+            total, count = total + self._kept_loss(logits, kept), count + kept.sum()
+        return total, count
+
+    def _kept_loss(self, logits: torch.Tensor, kept: torch.Tensor) -> torch.Tensor:
+        """-log P(not $DELETE) summed over the ``kept`` words: with the punc task off, that the word stays is
+        all a target says (which mark it would take is not taught, so that no task learns to be off)."""
+        delete = self.vocab.index(PUNCT_HEAD.namespace, DELETE)
+        if delete == IGNORE:
+            return logits.new_zeros(())
+        rest = logits.clone()
+        rest[..., delete] = float("-inf")
+        return (logits.logsumexp(-1) - rest.logsumexp(-1))[kept].sum()
 
     # ---- files ------------------------------------------------------------------------------------
 

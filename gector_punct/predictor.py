@@ -4,7 +4,11 @@
 are averaged by label name, so models with different encoders and vocabularies combine).
 ``predict(lines) -> lines``: one output line per input line; an empty or whitespace-only line comes back
 as it is; any length works (long lines are windowed, see ``encoding``). The words themselves never change
-except in case, or vanish when ``allow_delete`` is set and the model tags them ``$DELETE``.
+except in case, or vanish when the ``disf`` task is on and the model tags them ``$DELETE``.
+
+Tasks (``tasks``, see ``gector_punct.tasks``; default ``punc``): a model with switching tokens is told
+which are on; whatever the model, a task that is off changes nothing (``punc`` off: the input's marks and
+case stay; ``disf`` off: no word is deleted), and ``disf`` needs a model that has ``$DELETE``.
 ``predict_tags(list of word lists) -> list of Tag lists`` is the same without writing text.
 
 Decoding (``DecodeConfig``, as in GECToR): ``decode`` defaults to the first model's own settings. What the
@@ -38,10 +42,13 @@ from .model import Seq2Labels
 from .runtime import autocast, pick_device
 from .existing import MODES, constrain_line, prepare, strip_word
 from .tags import (DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
-                   mark_context, split_edges, written_words)
+                   mark_context, split_edges, written_forms, written_words)
+from .tasks import DEFAULT_TASKS, switch_states
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
 
-DEFAULT_MODEL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models", "default_en")
+MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
+DEFAULT_MODEL = os.path.join(MODELS, "default_en")
+SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
 # Per head in HEADS order: (all words of all lines) x labels; the case head's x contexts x labels (one
 # distribution per mark context of the word before, ``tags.MARK_CONTEXTS``; the same for each context when
 # the model has no ``case_context``).
@@ -52,10 +59,10 @@ class Punctuator:
     """Restores lines with one or more trained taggers. ``Punctuator.load()`` takes the shipped model;
     ``predict(lines) -> lines``, ``restore_words(words) -> words``, ``predict_tags(word lines) -> tags``;
     settings: ``decode`` (DecodeConfig), ``existing`` (keep | strip), ``iteration_count``, ``batch_size``,
-    ``max_len``, ``allow_delete``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``."""
+    ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``."""
 
     def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
-                 batch_size: int = 32, max_len: int | None = None, allow_delete: bool = False,
+                 batch_size: int = 32, max_len: int | None = None, tasks: frozenset[str] = DEFAULT_TASKS,
                  device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
                  skip_bad_audio: bool = False, existing: str = "keep"):
         if existing not in MODES:
@@ -63,7 +70,10 @@ class Punctuator:
         self.models, self.existing = models, existing
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
-        self.iteration_count, self.batch_size, self.allow_delete = iteration_count, batch_size, allow_delete
+        self.iteration_count, self.batch_size, self.tasks = iteration_count, batch_size, frozenset(tasks)
+        if "disf" in self.tasks and not any(DELETE in m.vocab.tokens(PUNCT_HEAD.namespace) for m in models):
+            raise ValueError("the disf task needs a model that deletes words ($DELETE); this one was trained "
+                             "without disfluency data (models/switch_en has it)")
         self.device = pick_device(device)
         if quantize and self.device.type != "cpu":
             raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")
@@ -113,9 +123,10 @@ class Punctuator:
         kept = [i for i, w in enumerate(prepared) if w]
         out: list[str | None] = [None] * len(words)
         if kept:
-            (tags,) = self.predict_tags([[prepared[i] for i in kept]])
-            for i, tag in zip(kept, tags):
-                out[i] = None if tag.deletes else tag.apply(prepared[i])
+            line = [prepared[i] for i in kept]
+            (tags,) = self.predict_tags([line])
+            for i, form in zip(kept, written_forms(line, tags)):
+                out[i] = form
         return out
 
     def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None) -> list[list[Tag]]:
@@ -142,7 +153,7 @@ class Punctuator:
         contexts = len(MARK_CONTEXTS)
         out = tuple(torch.zeros((offsets[-1],) + ((contexts,) if h is CASE_HEAD else ()) + (len(self.names[h.name]),))
                     for h in HEADS)
-        windows = encoder.encode_lines(word_lines)
+        windows = encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
         sound = fractions = None
         if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
             specs = [parse_spec(a) if isinstance(a, str) else a for a in (audio or [None] * len(word_lines))]
@@ -183,10 +194,7 @@ class Punctuator:
         punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
         labels[:, punct_names.index(KEEP)] += d.additional_confidence
         case[..., case_names.index(KEEP)] += d.case_bias
-        if not self.allow_delete:
-            for j, name in enumerate(punct_names):
-                if DELETE in name:
-                    labels[:, j] = -1.0
+        self._mask_tasks_off(labels, case)
         label_p, label_i = (x.tolist() for x in labels.max(-1))
         case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
         error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
@@ -206,10 +214,22 @@ class Punctuator:
                     if key not in made:
                         made[key] = Tag(*key)
                     line.append(made[key])
-                    context = mark_context(made[key].apply(word))
+                    if not made[key].deletes:  # a deleted word passes on the context it was given
+                        context = mark_context(made[key].apply(word))
                 tags.append(capitalise_sentence_starts(words, constrain_line(words, line)))
             start = end
         return tags
+
+
+    def _mask_tasks_off(self, labels: torch.Tensor, case: torch.Tensor) -> None:
+        """Rule out, in place, every decision of a task that is off: ``$DELETE`` without ``disf``; any mark and
+        any case change without ``punc``."""
+        punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
+        for j, name in enumerate(punct_names):
+            if (name == DELETE and "disf" not in self.tasks) or (name not in (KEEP, DELETE) and "punc" not in self.tasks):
+                labels[:, j] = -1.0
+        if "punc" not in self.tasks:
+            case[..., [j for j, name in enumerate(case_names) if name != KEEP]] = -1.0
 
 
 def quantize_encoder(model: Seq2Labels) -> None:

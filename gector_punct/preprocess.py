@@ -7,23 +7,31 @@ read line by line in step; a pair whose words do not correspond, or files of dif
 upper-case letter in at least 1 of 200 words as an uncased corpus: its case tags become ``$CASE_UNKNOWN``.
 With ``line_numbers=True``, ``stats["line_numbers"]`` lists the input line of each written line (so that a
 parallel audio list can follow).
+
+``tasks`` (``gector_punct.tasks``) says what the pairs teach: with ``disf`` the target may leave source
+words out (``$DELETE``); without ``punc`` the target must keep the source's marks and case (a pair that
+changes them raises), and case is known to be unchanged (never ``$CASE_UNKNOWN``).
 """
 from __future__ import annotations
 
 from itertools import zip_longest
 
 from .io import InputError, read_all_lines
-from .tags import AlignmentError, format_tagged, looks_cased, tags_from_pair
+from .tags import DELETE, KEEP, AlignmentError, format_tagged, looks_cased, tags_from_pair
+from .tasks import DEFAULT_TASKS
 
 
 def preprocess_files(source_path: str, target_path: str, case: str = "auto", skip_bad: bool = False,
-                     line_numbers: bool = False):
+                     line_numbers: bool = False, tasks: frozenset[str] = DEFAULT_TASKS):
     sources = read_all_lines(source_path)
     targets = read_all_lines(target_path)
     if len(sources) != len(targets):
         raise InputError(f"{source_path} has {len(sources)} lines but {target_path} has {len(targets)}: "
                          "the files must be parallel, one text per line")
-    cased = looks_cased(targets) if case == "auto" else case == "cased"
+    if case == "auto":
+        cased = looks_cased(targets) if "punc" in tasks else True
+    else:
+        cased = case == "cased"
     out, stats = [], {"lines": len(sources), "written": 0, "skipped": 0, "empty": 0, "cased": cased}
     numbers = []
     for number, (source, target) in enumerate(zip_longest(sources, targets), start=1):
@@ -34,7 +42,9 @@ def preprocess_files(source_path: str, target_path: str, case: str = "auto", ski
         try:
             if not words or not target.strip():
                 raise AlignmentError("one side is empty")
-            tags = tags_from_pair(words, target, cased)
+            tags = tags_from_pair(words, target, cased, deletions="disf" in tasks)
+            if "punc" not in tasks:
+                _check_unpunctuated(words, tags)
         except AlignmentError as err:
             if skip_bad:
                 stats["skipped"] += 1
@@ -46,3 +56,11 @@ def preprocess_files(source_path: str, target_path: str, case: str = "auto", ski
     if line_numbers:
         stats["line_numbers"] = numbers
     return out, stats
+
+
+def _check_unpunctuated(words: list[str], tags: list) -> None:
+    """Without the punc task a target may only delete words: marks and case stay as the source has them."""
+    for k, (word, tag) in enumerate(zip(words, tags)):
+        if tag.punct not in (KEEP, DELETE) or tag.case not in (KEEP, "$CASE_UNKNOWN"):
+            raise AlignmentError(f"word {k + 1} ({word!r}): the target changes its marks or case ({tag}), but the "
+                                 "punc task is off for this file (--tasks)")

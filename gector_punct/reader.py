@@ -11,6 +11,11 @@ one label index per head (``vocabulary.HEADS``). ``EncodedData.sample(rng)`` dra
   tags ``$KEEP`` (case unknown where the corpus has none), also kept with probability ``tn_prob``: this is
   how the model learns to leave restored text alone.
 
+Tasks (switching tokens, seed 001): every instance carries the set of tasks its tags were made for
+(``tasks``): the ``read(path, tasks)`` argument, else the file's ``X.tasks`` sidecar (one line, e.g.
+``disf``; written by ``preprocess_data.py --tasks``), else ``punc``. ``encode`` gives each window the switch
+states of its instance for the model's ``switches``.
+
 Audio (UniPunc): a tagged file ``X`` with a file ``X.audio`` beside it (written by ``preprocess_data.py -a``;
 line i: the audio of line i, or empty) gives each instance its ``audio``; so does a ``.jsonl`` file of
 UniPunc-style records ``{"audio": path | "path:offset:frames" | null, "tgt_text": "..."}``, read directly
@@ -25,9 +30,10 @@ from dataclasses import dataclass
 from .audio import AudioSpec, read_audio_list, read_jsonl
 from .encoding import TextEncoder, Window
 from .io import InputError, read_lines
-from .tags import (CASE_UNKNOWN, KEEP, AlignmentError, Tag, looks_cased, make_source, mark_context, parse_tagged,
-                   tags_from_pair)
-from .vocabulary import Vocabulary
+from .tags import (CASE_UNKNOWN, KEEP, START_CONTEXT, AlignmentError, Tag, looks_cased, make_source, mark_context,
+                   parse_tagged, tags_from_pair)
+from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
+from .vocabulary import IGNORE, KEPT, Vocabulary
 
 
 @dataclass
@@ -36,6 +42,7 @@ class Instance:
     tags: list[Tag]
     audio: AudioSpec | None = None
     origin: str = ""
+    tasks: frozenset[str] = DEFAULT_TASKS
 
     @property
     def all_keep(self) -> bool:
@@ -49,7 +56,7 @@ class Instance:
                 continue
             words.append(tag.apply(word))
             tags.append(Tag(KEEP, CASE_UNKNOWN if tag.case == CASE_UNKNOWN else KEEP))
-        return Instance(words, tags, self.audio, self.origin)  # the same speech, written out
+        return Instance(words, tags, self.audio, self.origin, self.tasks)  # the same speech, written out
 
 
 @dataclass
@@ -75,9 +82,15 @@ class DatasetReader:
         self.tn_prob, self.targets, self.skip_bad = tn_prob, targets, skip_bad
         self.skipped = 0
 
-    def read(self, path: str) -> list[Instance]:
-        if path.endswith(".jsonl"):
-            return self.read_jsonl(path)
+    def read(self, path: str, tasks: frozenset[str] | None = None) -> list[Instance]:
+        """A tagged (or UniPunc .jsonl) file -> instances, each with ``tasks`` (default: see the module)."""
+        tasks = read_tasks(path) if tasks is None else tasks
+        instances = self.read_jsonl(path) if path.endswith(".jsonl") else self._read_tagged(path)
+        for instance in instances:
+            instance.tasks = tasks
+        return instances
+
+    def _read_tagged(self, path: str) -> list[Instance]:
         instances = []
         numbers = []
         for number, line in read_lines(path):
@@ -124,16 +137,17 @@ class DatasetReader:
             raise InputError(f"{path}: no instances")
         return instances
 
-    def encode(self, instances: list[Instance], text_encoder: TextEncoder, vocab: Vocabulary) -> EncodedData:
+    def encode(self, instances: list[Instance], text_encoder: TextEncoder, vocab: Vocabulary,
+               switches: tuple[str, ...] = ()) -> EncodedData:
         if self.targets:
             instances = instances + [i.restored() for i in instances]
         windows, labels, groups = [], [], []
         for offset in range(0, len(instances), 1024):  # bounded tokenizer calls
             chunk = instances[offset: offset + 1024]
             for k, pieces in enumerate(text_encoder.word_pieces([i.words for i in chunk])):
-                encoded_tags = word_labels(vocab, chunk[k].words, chunk[k].tags)
+                encoded_tags = word_labels(vocab, chunk[k].words, chunk[k].tags, chunk[k].tasks)
                 group = []
-                for window in text_encoder.windows_for(offset + k, pieces):
+                for window in text_encoder.windows_for(offset + k, pieces, switch_states(chunk[k].tasks, switches)):
                     group.append(len(windows))
                     windows.append(window)
                     labels.append(encoded_tags[window.start: window.end])
@@ -141,7 +155,31 @@ class DatasetReader:
         return EncodedData(instances, windows, labels, groups, [i.all_keep for i in instances], self.tn_prob)
 
 
-def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag]) -> list[tuple[int, ...]]:
+def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: frozenset[str] = DEFAULT_TASKS
+                ) -> list[tuple[int, ...]]:
     """Per word: its label index per head (``HEADS`` order), then the mark context it gives the next word
-    (``tags.mark_context`` of the word as written): what ``encoding.collate`` takes as ``labels``."""
-    return [vocab.encode_tag(t) + (mark_context(t.apply(w)),) for w, t in zip(words, tags)]
+    (``tags.mark_context`` of the word as written; a deleted word passes on the context it was given):
+    what ``encoding.collate`` takes as ``labels``. Without the punc task only deletion is taught: a kept
+    word's punctuation target is ``KEPT`` (not ``$DELETE``, mark unknown), its case and detection unknown,
+    so that a model never learns "one task on means the other is off" (the joint mode stays untrained)."""
+    labels, context = [], START_CONTEXT
+    for w, t in zip(words, tags):
+        if not t.deletes:
+            context = mark_context(t.apply(w))
+        label = vocab.encode_tag(t)
+        if "punc" not in tasks:
+            label = (label[0] if t.deletes else KEPT, IGNORE, IGNORE)
+        labels.append(label + (context,))
+    return labels
+
+
+def read_tasks(path: str) -> frozenset[str]:
+    """The tasks of a data file: its ``X.tasks`` sidecar, else ``punc``."""
+    sidecar = path + ".tasks"
+    if not os.path.exists(sidecar):
+        return DEFAULT_TASKS
+    text = " ".join(line for _, line in read_lines(sidecar)).strip()
+    try:
+        return parse_tasks(text)
+    except ValueError as err:
+        raise InputError(f"{sidecar}:1: {err}") from None

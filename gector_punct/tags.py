@@ -7,7 +7,8 @@ A *tag* is what one source word needs to become its target word. It is a list of
 * ``$TRANSFORM_CASE_CAPITAL`` / ``_UPPER`` / ``_LOWER``, or ``$TRANSFORM_CASE_CHARS_0,2`` for mixed case
   (the positions of the upper-case characters: McDonald -> ``CHARS_0,2``, iPhone -> ``CHARS_1``)
 * ``$CASE_UNKNOWN``     the target's case is not known (an uncased corpus): nothing is taught about case
-* ``$DELETE``           drop the word (reserved for disfluency removal)
+* ``$DELETE``           drop the word (a disfluency: ``uh``, a repeated or abandoned phrase); what it carried
+                        moves to its neighbours (``resolve_deletions``: ``Uh, so we`` -> ``So we``)
 * ``$KEEP``             none of the above
 
 Case and punctuation are *separate* tag parts, predicted by separate heads, so a word that needs both
@@ -16,7 +17,8 @@ loss on its own when the corpus has no case. In files the operations of one word
 ``SEPL__SEPR`` and the word and its tag by ``SEPL|||SEPR``, as in GECToR.
 
 Directions:
-  ``tags_from_pair(source_words, target_text) -> [Tag]``  (target -> tags; raises ``AlignmentError``)
+  ``tags_from_pair(source_words, target_text, deletions=False) -> [Tag]``  (target -> tags; raises
+  ``AlignmentError``; with ``deletions`` the target may leave source words out)
   ``apply_tags(source_words, tags) -> str``               (tags -> text; the exact inverse)
 Normalisation: ``apply_tags`` writes marks attached to their word and words separated by one space, so the
 round trip holds modulo the spacing around punctuation (``York , USA`` comes back as ``York, USA``).
@@ -173,7 +175,57 @@ def apply_tags(source_words: list[str], tags: list[Tag]) -> str:
 
 def written_words(source_words: list[str], tags: list[Tag]) -> list[str]:
     """The tagged words as written, deleted ones left out."""
-    return [tag.apply(word) for word, tag in zip(source_words, tags) if not tag.deletes]
+    return [w for w in written_forms(source_words, tags) if w is not None]
+
+
+def written_forms(source_words: list[str], tags: list[Tag]) -> list[str | None]:
+    """Word for word, each word as written, or None where it is deleted. What a deleted word carried (its
+    marks, its case after its tag) moves first, as ``resolve_deletions`` says; the kept words' tags apply
+    to the result."""
+    deleted = [t.deletes for t in tags]
+    if not any(deleted):
+        return [tag.apply(word) for word, tag in zip(source_words, tags)]
+    carried = [tag.apply(w) if gone else w for w, tag, gone in zip(source_words, tags, deleted)]
+    return [None if gone else tag.apply(w) for w, tag, gone in zip(resolve_deletions(carried, deleted), tags, deleted)]
+
+
+PAUSE_MARKS = set(",;:-\u2013\u2014")  # marks that only join a deleted word to its neighbours: they go with it
+
+
+def resolve_deletions(words: list[str], deleted: list[bool]) -> list[str]:
+    """The words once the ``deleted`` ones are gone, as a reader expects them (deleted positions keep their
+    word): a deleted word's leading marks go to the next kept word; its trailing marks, pause marks aside, to
+    the kept word before (a sentence end replaces that word's pause marks; it never doubles one); and a
+    deleted word that starts a sentence with a capital hands the capital to the next kept word
+    (``Uh, so we`` -> ``So we``). Marks with no kept word to go to are dropped."""
+    out, lead, capital, prev, at_start = list(words), "", False, None, True
+    for i, (word, gone) in enumerate(zip(words, deleted)):
+        w_lead, core, trail = split_edges(word)
+        if gone:
+            lead += w_lead
+            capital = capital or (at_start and any(ch.isalpha() for ch in core) and not starts_lower(core))
+            moved = "".join(ch for ch in trail if ch not in PAUSE_MARKS)
+            if moved and prev is not None:
+                out[prev] = _with_trail(out[prev], moved)
+            at_start = at_start or ends_sentence(trail)
+            continue
+        word = lead + word
+        if capital and starts_lower(word):
+            k = next(j for j, ch in enumerate(word) if ch.isalpha())
+            word = word[:k] + word[k].upper() + word[k + 1:]
+        out[i], lead, capital, prev = word, "", False, i
+        at_start = ends_sentence(split_edges(word)[2])
+    return out
+
+
+def _with_trail(word: str, marks: str) -> str:
+    lead, core, trail = split_edges(word)
+    if ends_sentence(marks):
+        if ends_sentence(trail):
+            marks = "".join(ch for ch in marks if ch not in SENTENCE_END)
+        else:
+            trail = trail.rstrip("".join(PAUSE_MARKS))
+    return lead + core + trail + marks
 
 
 def _target_words(target_line: str) -> list[tuple[str, str, str]]:
@@ -204,14 +256,44 @@ def _target_words(target_line: str) -> list[tuple[str, str, str]]:
     return [tuple(w) for w in words]  # type: ignore[misc]
 
 
-def tags_from_pair(source_words: list[str], target_line: str, cased: bool = True) -> list[Tag]:
+def tags_from_pair(source_words: list[str], target_line: str, cased: bool = True, deletions: bool = False
+                   ) -> list[Tag]:
     """The tags that turn ``source_words`` into ``target_line``.
 
     ``cased=False`` for a corpus without case: every case part becomes ``$CASE_UNKNOWN`` (masked in the loss).
-    Raises ``AlignmentError`` when the words differ by more than case and edge punctuation."""
+    ``deletions=True`` (disfluency data): the target may leave source words out; they get ``$DELETE``. Of
+    repeated words the later copy is kept (``the the car`` -> the first ``the`` goes: the reparandum comes
+    before its repair). Raises ``AlignmentError`` when the words differ by more than case and edge
+    punctuation (and, with ``deletions``, left-out words)."""
     targets = _target_words(target_line)
     if len(targets) != len(source_words):
-        raise AlignmentError(_mismatch(source_words, [t[1] for t in targets]))
+        if not deletions or len(targets) > len(source_words):
+            raise AlignmentError(_mismatch(source_words, [t[1] for t in targets]))
+        deleted = _left_out(source_words, [t[1] for t in targets])
+        kept = [i for i, gone in enumerate(deleted) if not gone]
+        effective = resolve_deletions(source_words, deleted)
+        tags = [Tag(DELETE, KEEP if cased else CASE_UNKNOWN)] * len(source_words)
+        for i, tag in zip(kept, _word_tags([effective[i] for i in kept], targets, cased)):
+            tags[i] = tag
+        return tags
+    return _word_tags(source_words, targets, cased)
+
+
+def _left_out(source_words: list[str], target_cores: list[str]) -> list[bool]:
+    """Which source words the target leaves out: the target's words matched right to left, each to the
+    latest source word with the same letters (greedy matching finds a match whenever one exists)."""
+    deleted, j = [True] * len(source_words), len(target_cores) - 1
+    for i in range(len(source_words) - 1, -1, -1):
+        if j >= 0 and split_edges(source_words[i])[1].lower() == target_cores[j].lower():
+            deleted[i], j = False, j - 1
+    if j >= 0:
+        raise AlignmentError(f"target word {j + 1} ({target_cores[j]!r}) is not among the source words in order: "
+                             f"source ...{' '.join(source_words[:8])}... vs target ...{' '.join(target_cores[:8])}...")
+    return deleted
+
+
+def _word_tags(source_words: list[str], targets: list[tuple[str, str, str]], cased: bool) -> list[Tag]:
+    """Word-for-word tags: each source word against its (prepend, core, append) target word."""
     tags = []
     for i, (word, (lead, core, trail)) in enumerate(zip(source_words, targets)):
         if core.lower() != word.lower() or len(core) != len(word):

@@ -23,6 +23,11 @@ takes a contiguous 1/N of every batch, so ``batch_size`` stays the *global* batc
 the same trajectory as one process (gradients are averaged over the global batch's words, not per process).
 DistributedDataParallel over gloo on CPU, nccl on GPU; only rank 0 evaluates, writes checkpoints and logs.
 
+Switching tokens (seed 001): ``train_set`` may name several files, comma-separated, each with its own tasks
+(``reader``: its ``X.tasks`` sidecar), mixed in one shuffled stream; ``switches`` gives the model a
+switching token per task (also to an ``init_model``). Labels the training data has and an ``init_model``
+lacks (``$DELETE``) are added to its heads.
+
 Audio (UniPunc): instances with audio (see ``reader``) are read and, with a frozen extractor, their features
 extracted once before the first epoch (to ``audio_cache`` on disk, or kept in memory); batches mix samples
 with and without audio. ``metrics.jsonl`` records ``train_samples_per_s`` and ``audio_extracted``.
@@ -52,7 +57,7 @@ from .model import Seq2Labels
 from .predictor import Punctuator
 from .reader import DatasetReader, EncodedData
 from .runtime import autocast, grad_scaler, pick_device
-from .tags import KEEP
+from .tags import DELETE, KEEP
 from .vocabulary import HEADS, PUNCT_HEAD, Vocabulary
 
 MODEL_SETTINGS = tuple(f.name for f in fields(ModelConfig) if f.name != "decode")
@@ -75,6 +80,7 @@ class TrainOptions:
     store_dtype: str | None = None
     acoustic: dict | None = None
     case_context: bool | None = None
+    switches: tuple[str, ...] | None = None
     # data and optimisation
     tn_prob: float = 0.0
     targets: bool = False
@@ -106,7 +112,11 @@ class TrainOptions:
 
     def model_settings(self) -> dict:
         """The ModelConfig settings these options give (the ones left out are absent)."""
-        return {k: getattr(self, k) for k in MODEL_SETTINGS if getattr(self, k) is not None}
+        settings = {k: getattr(self, k) for k in MODEL_SETTINGS if getattr(self, k) is not None}
+        if "switches" in settings:  # "disf,punc" from a flag, a list from JSON
+            value = settings["switches"]
+            settings["switches"] = tuple(v.strip() for v in (value.split(",") if isinstance(value, str) else value) if v.strip())
+        return settings
 
 
 MAX_CLASS_WEIGHT = 10.0  # a mark seen a handful of times must not dominate the loss
@@ -120,8 +130,8 @@ def label_weights(data: EncodedData, vocab: Vocabulary, power: float) -> torch.T
     for group, keep_only in zip(data.groups, data.all_keep):
         if not keep_only:
             for i in group:
-                counts += torch.bincount(torch.tensor([t[column] for t in data.labels[i]], dtype=torch.long),
-                                         minlength=n_labels).float()
+                known = [t[column] for t in data.labels[i] if t[column] >= 0]  # not IGNORE or KEPT
+                counts += torch.bincount(torch.tensor(known, dtype=torch.long), minlength=n_labels).float()
     keep = counts[vocab.index(PUNCT_HEAD.namespace, KEEP)].clamp(min=1)
     return (keep / counts.clamp(min=1)).pow(power).clamp(min=1.0, max=MAX_CLASS_WEIGHT)
 
@@ -135,8 +145,8 @@ class Trainer:
         random.seed(options.seed)
         torch.manual_seed(options.seed)  # the same initial weights in every process
         self.reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad)
-        self.train_instances = self.reader.read(options.train_set)
-        self.dev_instances = DatasetReader(skip_bad=options.skip_bad).read(options.dev_set)
+        self.train_instances = [i for path in options.train_set.split(",") for i in self.reader.read(path)]
+        self.dev_sets = {path: DatasetReader(skip_bad=options.skip_bad).read(path) for path in options.dev_set.split(",")}
         self.last_dir = os.path.join(options.model_dir, "last")
         for folder in (self.last_dir, os.path.join(options.model_dir, "best")):
             recover_dir(folder)  # a kill while a checkpoint was being swapped in
@@ -144,7 +154,8 @@ class Trainer:
         self.state = self._read_state() if self.resuming else {"epoch": 0, "best_f1": -1.0, "bad_epochs": 0, "step": 0}
         self.model = self._build_model().to(self.device)
         self._choose_trained_layers()
-        self.data = self.reader.encode(self.train_instances, self.model.text_encoder(), self.model.vocab)
+        self.data = self.reader.encode(self.train_instances, self.model.text_encoder(), self.model.vocab,
+                                       self.model.config.switches)
         if options.class_weight_power:
             weights = label_weights(self.data, self.model.vocab, options.class_weight_power)
             self.model.class_weights = {PUNCT_HEAD.name: weights.to(self.device)}
@@ -189,6 +200,9 @@ class Trainer:
         if self.o.init_model:
             model = Seq2Labels.load(self.o.init_model)
             model.adjust(**settings)
+            added = model.grow_labels(Vocabulary.from_tags((i.tags for i in self.train_instances), self.o.min_count))
+            if added and self.is_main:
+                print(f"labels added to {self.o.init_model}'s vocabulary: {' '.join(added)}", flush=True)
             return model
         vocab = Vocabulary.from_tags((i.tags for i in self.train_instances), self.o.min_count)
         return Seq2Labels.create(vocab, ModelConfig(**settings))
@@ -341,11 +355,21 @@ class Trainer:
         self.optimizer.zero_grad(set_to_none=True)
 
     def evaluate(self) -> dict:
+        """The dev result; with several dev files, the first one's plus ``sets`` (each file's, by path), whose
+        selection F1s ``selection_f1`` averages. Each file is predicted with its own tasks."""
         self.model.eval()
-        punctuator = Punctuator([self.model], DecodeConfig.neutral(), batch_size=self.o.batch_size * 2,
-                                device=str(self.device), audio_cache=self.o.audio_cache or None,
-                                skip_bad_audio=self.o.skip_bad)
-        return evaluate_instances(punctuator, self.dev_instances)
+        results = {}
+        for path, instances in self.dev_sets.items():
+            punctuator = Punctuator([self.model], DecodeConfig.neutral(), batch_size=self.o.batch_size * 2,
+                                    device=str(self.device), audio_cache=self.o.audio_cache or None,
+                                    skip_bad_audio=self.o.skip_bad, tasks=instances[0].tasks & self._model_tasks())
+            results[path] = evaluate_instances(punctuator, instances)
+        first = next(iter(results.values()))
+        return first if len(results) == 1 else dict(first, sets=results)
+
+    def _model_tasks(self) -> frozenset[str]:
+        """The tasks this model can be asked for: punc, and disf once it has $DELETE."""
+        return frozenset({"punc"} | ({"disf"} if DELETE in self.model.vocab.tokens(PUNCT_HEAD.namespace) else set()))
 
     # ---- checkpoints ------------------------------------------------------------------------------
 

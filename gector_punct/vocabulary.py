@@ -20,6 +20,7 @@ from .io import atomic_write, read_all_lines
 from .tags import CASE_UNKNOWN, KEEP, Tag
 
 IGNORE = -100
+KEPT = -2  # punctuation target of a word that stays while the punc task is off: any label but $DELETE
 D_TAGS = ["CORRECT", "INCORRECT"]
 
 
@@ -70,6 +71,12 @@ class Vocabulary:
 
         return cls({PUNCT_HEAD.namespace: ordered(punct), CASE_HEAD.namespace: ordered(case),
                     DETECT_HEAD.namespace: list(D_TAGS)})
+
+    def with_labels(self, namespace: str, labels: list[str]) -> Vocabulary:
+        """This vocabulary with ``labels`` appended to ``namespace`` (existing indices unchanged)."""
+        grown = {ns: list(tokens) for ns, tokens in self._tokens.items()}
+        grown[namespace] += [t for t in labels if t not in self._index[namespace]]
+        return Vocabulary(grown)
 
     def tokens(self, namespace: str) -> list[str]:
         return self._tokens[namespace]

@@ -5,7 +5,8 @@
 
 Each output line is ``word SEPL|||SEPR tag`` per word (GECToR's format). TARGET may attach marks to words
 ("York,") or separate them by spaces ("York ,"). Pairs whose words differ, or files of different lengths,
-stop with an error naming the file and line, unless --skip_bad.
+stop with an error naming the file and line, unless --skip_bad. ``--tasks disf`` (disfluency data): the
+target may leave source words out; OUTPUT.tasks records the tasks for train.py.
 
 With ``-a AUDIO_LIST`` (line i: the wav of line i, optionally ``path:offset:frames``, or empty: no audio;
 relative paths are relative to the list's folder) it also writes OUTPUT.audio, the audio of each written
@@ -22,6 +23,7 @@ from gector_punct.audio import check_audio_list, read_audio_list  # noqa: E402
 from gector_punct.io import InputError, atomic_write  # noqa: E402
 from gector_punct.preprocess import preprocess_files  # noqa: E402
 from gector_punct.tags import parse_tagged  # noqa: E402
+from gector_punct.tasks import DEFAULT_TASKS, format_tasks, parse_tasks  # noqa: E402
 from gector_punct.vocabulary import Vocabulary  # noqa: E402
 
 
@@ -36,9 +38,18 @@ def main(argv=None) -> int:
     p.add_argument("--vocab_dir", default=None, help="also write the label vocabulary of this data (AllenNLP format)")
     p.add_argument("-a", "--audio_list", default=None,
                    help="audio of each source line (line i: wav path, path:offset:frames, or empty for none); writes OUTPUT.audio")
+    p.add_argument("--tasks", default="punc",
+                   help="what the pairs teach (seed 001's switching tokens): punc (marks and case), disf (the target "
+                        "leaves disfluent words out; marks and case unchanged), disf,punc or none (target = source). "
+                        "Written to OUTPUT.tasks, which train.py reads (default punc)")
     args = p.parse_args(argv)
     try:
-        lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True)
+        tasks = parse_tasks(args.tasks)
+    except ValueError as err:
+        p.error(str(err))
+    try:
+        lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True,
+                                        tasks=tasks)
         if args.audio_list:
             specs = read_audio_list(args.audio_list, stats["lines"])
             bad_audio = check_audio_list(specs, args.audio_list, args.skip_bad, stats["line_numbers"])
@@ -60,6 +71,9 @@ def main(argv=None) -> int:
               f"-> {args.output}.audio", file=sys.stderr)
     elif os.path.exists(args.output + ".audio"):
         os.unlink(args.output + ".audio")  # it belonged to an older OUTPUT
+    if tasks != DEFAULT_TASKS or os.path.exists(args.output + ".tasks"):
+        with atomic_write(args.output + ".tasks") as out:
+            out.write(format_tasks(tasks) + "\n")
     if args.vocab_dir:
         Vocabulary.from_tags(parse_tagged(line)[1] for line in lines).save(args.vocab_dir)
     print(f"{stats['written']} of {stats['lines']} lines written to {args.output} "

@@ -1,0 +1,190 @@
+"""Switching tokens (seed 001): one tagger trained on disfluency-only, punctuation-only and no-conversion data
+does each task alone, both at once (never trained), and leaves alone what is switched off."""
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from conftest import ROOT, TINY_ENCODER, learnable_pairs, tiny_tagger, write_pairs
+from gector_punct.encoding import collate
+from gector_punct.evaluation import score_conversion
+from gector_punct.model import Seq2Labels
+from gector_punct.predictor import Punctuator
+from gector_punct.preprocess import preprocess_files
+from gector_punct.reader import DatasetReader, Instance, read_tasks
+from gector_punct.tags import DELETE, KEEP, Tag, tags_from_pair
+from gector_punct.tasks import parse_tasks, switch_states
+from gector_punct.trainer import TrainOptions, train
+from gector_punct.vocabulary import PUNCT_HEAD, Vocabulary
+
+FILLERS = ("uh", "um", "er")
+
+
+def disfluent(words: list[str], rng: random.Random) -> tuple[list[str], list[bool]]:
+    """Fillers inserted before words (repetitions would clash with the words the toy data repeats by
+    chance); per word whether it was inserted."""
+    out, inserted = [], []
+    for w in words:
+        extra = [rng.choice(FILLERS)] if rng.random() < 0.2 else []
+        out += extra + [w]
+        inserted += [True] * len(extra) + [False]
+    return out, inserted
+
+
+def write_tagged(directory, name: str, pairs, tasks: str) -> str:
+    src, tgt = write_pairs(directory, name, pairs)
+    lines, _ = preprocess_files(src, tgt, tasks=parse_tasks(tasks))
+    path = os.path.join(directory, f"{name}.tagged")
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(line + "\n" for line in lines)
+    with open(path + ".tasks", "w", encoding="utf-8") as f:
+        f.write(tasks + "\n")
+    return path
+
+
+@pytest.fixture(scope="session")
+def switching_data(tmp_path_factory):
+    """The three single-task sets of the learnable task, and a joint dev set (disfluent -> restored)."""
+    directory = tmp_path_factory.mktemp("switching")
+    rng = random.Random(5)
+    fluent = learnable_pairs(600, 11)
+    disf_pairs = []
+    for source, _ in fluent[:250]:
+        words, _ = disfluent(source.split(), rng)
+        disf_pairs.append((" ".join(words), source))
+    joint, disf_dev = [], []
+    for source, target in learnable_pairs(60, 12):
+        words, _ = disfluent(source.split(), rng)
+        joint.append((" ".join(words), target))
+    for source, _ in learnable_pairs(60, 13):
+        words, _ = disfluent(source.split(), rng)
+        disf_dev.append((" ".join(words), source))
+    return {"disf": write_tagged(directory, "disf", disf_pairs, "disf"),
+            "punc": write_tagged(directory, "punc", fluent[250:550], "punc"),
+            "none": write_tagged(directory, "none", [(t, t) for _, t in fluent[550:]], "none"),
+            "dev": write_tagged(directory, "dev", learnable_pairs(60, 2), "punc"),
+            "disf_dev": write_tagged(directory, "disf_dev", disf_dev, "disf"),
+            "joint": write_tagged(directory, "joint", joint, "disf,punc"), "joint_pairs": joint}
+
+
+@pytest.fixture(scope="session")
+def trained_switching(switching_data, encoder_name, tmp_path_factory):
+    model_dir = str(tmp_path_factory.mktemp("switching_model"))
+    d = switching_data
+    train(TrainOptions(train_set=",".join([d["disf"], d["punc"], d["none"]]), dev_set=d["dev"] + "," + d["disf_dev"],
+                       model_dir=model_dir,
+                       transformer_model=encoder_name, encoder_config=TINY_ENCODER, switches=("disf", "punc"),
+                       n_epoch=8, lr=3e-3, batch_size=16, max_len=64, patience=8, progress=False, seed=3))
+    return model_dir
+
+
+def test_zero_shot_joint_deletes_and_punctuates(trained_switching, switching_data):
+    """disf,punc was never trained; it must do both: delete the fillers, punctuate the rest."""
+    instances = DatasetReader().read(switching_data["joint"])
+    punctuator = Punctuator.load(trained_switching, tasks=parse_tasks("disf,punc"), device="cpu")
+    result = score_conversion(instances, punctuator.predict_tags([i.words for i in instances]))
+    assert result["deletion"]["f1"] > 95, result["deletion"]
+    assert result["punct"]["overall"]["f1"] > 80, result["punct"]["overall"]
+    # The same model with the disf switch off and deletion masked deletes nothing and scores far lower.
+    punc_only = Punctuator.load(trained_switching, tasks=parse_tasks("punc"), device="cpu")
+    without = score_conversion(instances, punc_only.predict_tags([i.words for i in instances]))
+    assert without["deletion"]["f1"] == 0.0
+
+
+def test_a_task_switched_off_changes_nothing(trained_switching, switching_data):
+    sources = [s for s, _ in switching_data["joint_pairs"]] + ["Hello, World. so I went: Paris!"]
+    model = Seq2Labels.load(trained_switching)
+    none = Punctuator([model], tasks=parse_tasks("none"), device="cpu").predict(sources)
+    assert none == sources
+    disf_only = Punctuator([model], tasks=parse_tasks("disf"), device="cpu").predict(sources)
+    for source, out in zip(sources, disf_only):
+        kept = iter(source.split())
+        assert all(any(w == k for k in kept) for w in out.split()), (source, out)  # a subsequence, words as they were
+    assert any(len(o.split()) < len(s.split()) for s, o in zip(sources, disf_only))  # and it does delete
+    punc = Punctuator([model], tasks=parse_tasks("punc"), device="cpu").predict(sources)
+    assert all(len(o.split()) == len(s.split()) for s, o in zip(sources, punc))
+
+
+def test_switch_states_reach_the_encoder(encoder_name):
+    """The switch vectors replace the placeholder slots: other states, other probabilities."""
+    vocab = Vocabulary({"labels": [KEEP, "$APPEND_.", DELETE], "case_tags": [KEEP], "d_tags": ["CORRECT", "INCORRECT"]})
+    torch.manual_seed(0)
+    model = tiny_tagger(vocab, switches=("disf", "punc")).eval()
+    encoder = model.text_encoder()
+    assert encoder.prefix[encoder.switch_offset: encoder.switch_offset + 2] == [encoder.unk_id] * 2
+    probs = []
+    for states in ((0, 1), (1, 1), (0, 0)):
+        batch = collate(encoder.encode_lines([["so", "we", "went"]], states))
+        assert batch["switches"].tolist() == [list(states)]
+        probs.append(model(**batch)["probs_labels"])
+    assert not torch.allclose(probs[0], probs[1]) and not torch.allclose(probs[0], probs[2])
+    with pytest.raises(ValueError, match="switches"):
+        model(**{k: v for k, v in collate(encoder.encode_lines([["so"]], (0, 1))).items() if k != "switches"})
+    assert switch_states(parse_tasks("disf,punc"), ("punc",)) == (1,)
+    with pytest.raises(ValueError, match="unknown task"):
+        parse_tasks("disf,commas")
+
+
+def test_light_encoder_reads_switches_like_transformers(trained_switching):
+    lines = [["uh", "so", "we", "went", "to", "paris", "um", "alpha", "time"]]
+    outs = []
+    for light in (False, True):
+        punctuator = Punctuator([Seq2Labels.load(trained_switching, light=light)], tasks=parse_tasks("disf,punc"),
+                                device="cpu")
+        outs.append(punctuator.probabilities(lines))
+    for a, b in zip(*outs):
+        assert torch.allclose(a, b, atol=1e-5)
+
+
+def test_init_model_gains_delete_and_switches(trained_tiny, switching_data, tmp_path):
+    """A punctuation model (no $DELETE, no switches) fine-tuned on disfluency data grows both."""
+    before = Seq2Labels.load(trained_tiny["dir"])
+    assert DELETE not in before.vocab.tokens(PUNCT_HEAD.namespace)
+    train(TrainOptions(train_set=switching_data["disf"], dev_set=switching_data["dev"], model_dir=str(tmp_path),
+                       init_model=trained_tiny["dir"], switches=("disf", "punc"), n_epoch=1, updates_per_epoch=2,
+                       batch_size=8, progress=False))
+    after = Seq2Labels.load(str(tmp_path))
+    assert DELETE in after.vocab.tokens(PUNCT_HEAD.namespace) and after.config.switches == ("disf", "punc")
+    assert after.vocab.tokens(PUNCT_HEAD.namespace)[: before.vocab.size(PUNCT_HEAD.namespace)] == \
+        before.vocab.tokens(PUNCT_HEAD.namespace)  # old labels keep their indices
+
+
+def test_tasks_travel_with_the_data(switching_data, tmp_path):
+    assert read_tasks(switching_data["disf"]) == parse_tasks("disf")
+    assert read_tasks(str(tmp_path / "plain.tagged")) == parse_tasks("punc")
+    instances = DatasetReader().read(switching_data["none"])
+    assert instances[0].tasks == frozenset() and not any(t.is_edit for i in instances for t in i.tags)
+    # Without punc a target that changes marks is refused, naming the line.
+    src, tgt = write_pairs(tmp_path, "bad", [("so we went", "so we went"), ("uh so we went", "So we went.")])
+    with pytest.raises(Exception, match=r"bad\.src:2.*punc task is off"):
+        preprocess_files(src, tgt, tasks=parse_tasks("disf"))
+    lines, _ = preprocess_files(src, tgt, tasks=parse_tasks("disf,punc"))
+    assert "$DELETE" in lines[1]
+
+
+def test_deleted_words_pass_on_their_context():
+    instance = Instance("it ends uh so".split(), tags_from_pair("it ends uh so".split(), "it ends. So", deletions=True))
+    from gector_punct.reader import word_labels
+    from gector_punct.tags import END_CONTEXT
+    vocab = Vocabulary.from_tags([instance.tags])
+    contexts = [lab[-1] for lab in word_labels(vocab, instance.words, instance.tags)]
+    assert contexts[1] == contexts[2] == END_CONTEXT  # "so" is told a sentence ended, across the deleted "uh"
+    assert instance.tags[2] == Tag(DELETE)
+
+
+def test_cli_tasks(trained_switching, tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("uh so we went to paris um alpha time\n\nomega omega\n", encoding="utf-8")
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    run = lambda *extra: subprocess.run([sys.executable, os.path.join(ROOT, "predict.py"), "--input_file", str(source),  # noqa: E731
+                                         "--output_file", "-", *extra], capture_output=True, text=True, env=env)
+    done = run("--model_path", trained_switching, "--tasks", "disf,punc")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 3 and done.stdout.splitlines()[1] == ""
+    refused = run("--model_path", os.path.join(ROOT, "models", "default_en"), "--tasks", "disf")
+    assert refused.returncode == 2 and "needs a model that deletes words" in refused.stderr
+    bad = run("--tasks", "commas")
+    assert bad.returncode == 2 and "unknown task 'commas'" in bad.stderr
