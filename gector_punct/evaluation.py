@@ -63,12 +63,18 @@ def consistency(instances: list[Instance], predicted: list[list[Tag]]) -> dict:
 
 
 def score_conversion(instances: list[Instance], predicted: list[list[Tag]]) -> dict:
+    return score_forms(instances, [written_forms(i.words, tags) for i, tags in zip(instances, predicted)])
+
+
+def score_forms(instances: list[Instance], predicted: list[list[str | None]]) -> dict:
+    """``score_conversion`` of predicted written forms (per source word: as written, or None: deleted), as
+    ``tags.written_forms`` gives them or a cascade of taggers leaves them."""
     gold_flags, pred_flags, ref, pred = [], [], [], []
-    for instance, tags in zip(instances, predicted):
+    for instance, pred_forms in zip(instances, predicted):
         cased = not any(t.case == CASE_UNKNOWN for t in instance.tags)
-        gold_forms, pred_forms = written_forms(instance.words, instance.tags), written_forms(instance.words, tags)
+        gold_forms = written_forms(instance.words, instance.tags)
         gold_flags += [t.deletes for t in instance.tags]
-        pred_flags += [t.deletes for t in tags]
+        pred_flags += [form is None for form in pred_forms]
         kept = [k for k, form in enumerate(gold_forms) if form is not None]
         ref.extend(labels_from_words([gold_forms[k] for k in kept], cased))
         pred.extend(labels_from_words([pred_forms[k] if pred_forms[k] is not None else split_edges(instance.words[k])[1]

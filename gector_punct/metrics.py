@@ -16,13 +16,22 @@ from sklearn.metrics import precision_recall_fscore_support
 
 from .corpora import read_tsv
 from .io import InputError, read_all_lines
-from .tags import case_class, ends_sentence, looks_cased, split_edges
+from .tags import CAPITAL, KEEP, LOWER, UPPER, case_tag, ends_sentence, looks_cased, split_edges
 
 # The IWSLT convention: ': - --' count as COMMA, '! ;' as PERIOD; full-width CJK marks fold the same way.
 IWSLT_MAP = {",": "COMMA", ".": "PERIOD", "?": "QUESTION", "!": "PERIOD", ";": "PERIOD", ":": "COMMA",
              "-": "COMMA", "—": "COMMA", "–": "COMMA", "…": "PERIOD", "，": "COMMA", "、": "COMMA",
              "。": "PERIOD", "？": "QUESTION", "！": "PERIOD", "；": "PERIOD", "：": "COMMA"}
 IWSLT_CLASSES = ("COMMA", "PERIOD", "QUESTION")
+
+
+def case_class(word: str) -> str:
+    """Word-level case class of a written word: LOWER, CAPITAL, UPPER or MIXED."""
+    core = split_edges(word)[1]
+    tag = case_tag(core.lower(), core)
+    if tag in (KEEP, LOWER):
+        return "LOWER"
+    return {CAPITAL: "CAPITAL", UPPER: "UPPER"}.get(tag, "MIXED")
 
 
 @dataclass(frozen=True)

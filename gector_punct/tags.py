@@ -256,20 +256,24 @@ def _target_words(target_line: str) -> list[tuple[str, str, str]]:
     return [tuple(w) for w in words]  # type: ignore[misc]
 
 
-def tags_from_pair(source_words: list[str], target_line: str, cased: bool = True, deletions: bool = False
-                   ) -> list[Tag]:
+def tags_from_pair(source_words: list[str], target_line: str, cased: bool = True,
+                   deletions: bool | list[bool] = False) -> list[Tag]:
     """The tags that turn ``source_words`` into ``target_line``.
 
     ``cased=False`` for a corpus without case: every case part becomes ``$CASE_UNKNOWN`` (masked in the loss).
     ``deletions=True`` (disfluency data): the target may leave source words out; they get ``$DELETE``. Of
     repeated words the later copy is kept (``the the car`` -> the first ``the`` goes: the reparandum comes
-    before its repair). Raises ``AlignmentError`` when the words differ by more than case and edge
-    punctuation (and, with ``deletions``, left-out words)."""
+    before its repair); a list of flags says which words are left out instead (gold annotation). Raises
+    ``AlignmentError`` when the words differ by more than case and edge punctuation (and, with
+    ``deletions``, left-out words)."""
     targets = _target_words(target_line)
-    if len(targets) != len(source_words):
-        if not deletions or len(targets) > len(source_words):
+    if isinstance(deletions, list) or len(targets) != len(source_words):
+        if deletions is False or len(targets) > len(source_words):
             raise AlignmentError(_mismatch(source_words, [t[1] for t in targets]))
-        deleted = _left_out(source_words, [t[1] for t in targets])
+        deleted = deletions if isinstance(deletions, list) else _left_out(source_words, [t[1] for t in targets])
+        if len(deleted) != len(source_words) or len(source_words) - sum(deleted) != len(targets):
+            raise AlignmentError(f"{sum(deleted)} of {len(source_words)} words flagged deleted, but the target has "
+                                 f"{len(targets)} words")
         kept = [i for i, gone in enumerate(deleted) if not gone]
         effective = resolve_deletions(source_words, deleted)
         tags = [Tag(DELETE, KEEP if cased else CASE_UNKNOWN)] * len(source_words)
@@ -379,15 +383,6 @@ def capitalise_sentence_starts(words: list[str], tags: list[Tag]) -> list[Tag]:
 
 
 # ---- what the metrics look at -------------------------------------------------------------------
-
-def case_class(word: str) -> str:
-    """Word-level case class of a written word: LOWER, CAPITAL, UPPER or MIXED."""
-    core = split_edges(word)[1]
-    tag = case_tag(core.lower(), core)
-    if tag in (KEEP, LOWER):
-        return "LOWER"
-    return {CAPITAL: "CAPITAL", UPPER: "UPPER"}.get(tag, "MIXED")
-
 
 def looks_cased(lines: list[str]) -> bool:
     """Whether a corpus carries case: at least 1 word in 200 has a capital (a few stray acronyms in an

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gector_punct.metrics import deletion_prf
 from gector_punct.corpora import disfluency, switchboard
 from gector_punct.corpora.fetch import TarPackage
 from test_prepare_data import make_tgz
@@ -194,13 +195,13 @@ def test_deletion_prf_and_the_uh_um_rule_on_a_hand_made_case():
     gold = [True, True, False, False, True, True, True, False, False, False]  # the last uh: kept (say)
     pred = switchboard.drop_uh_um(words)
     assert pred == [True, False, False, False, True, False, False, False, True, False]
-    m = switchboard.deletion_prf(gold, pred)
+    m = deletion_prf(gold, pred)
     assert (m["tp"], m["fp"], m["fn"]) == (2, 1, 3)
-    assert m["precision"] == pytest.approx(2 / 3) and m["recall"] == pytest.approx(2 / 5)
-    assert m["f1"] == pytest.approx(0.5)
+    assert m["precision"] == pytest.approx(200 / 3) and m["recall"] == pytest.approx(40.0)
+    assert m["f1"] == pytest.approx(50.0)
     sklearn = pytest.importorskip("sklearn.metrics")
-    assert m["f1"] == pytest.approx(sklearn.f1_score(gold, pred))
-    assert switchboard.deletion_prf([False], [False])["f1"] == 0.0
+    assert m["f1"] == pytest.approx(100 * sklearn.f1_score(gold, pred))
+    assert deletion_prf([False], [False])["f1"] == 0.0
 
 
 def test_disfluency_stats_script_writes_json_from_the_train_sides(tmp_path, capsys):

@@ -188,3 +188,46 @@ def test_cli_tasks(trained_switching, tmp_path):
     assert refused.returncode == 2 and "needs a model that deletes words" in refused.stderr
     bad = run("--tasks", "commas")
     assert bad.returncode == 2 and "unknown task 'commas'" in bad.stderr
+
+
+def test_cascades_map_back_to_source_words(trained_switching, switching_data):
+    from gector_punct.conversion import convert, text_scores
+
+    lines = [s.split() for s, _ in switching_data["joint_pairs"][:20]]
+    model = Punctuator.load(trained_switching, device="cpu")
+    deleted, _ = convert("disf", model, None, lines)
+    cascade, seconds = convert("disf>punc", model, model, lines)
+    assert seconds > 0
+    for line, first, final in zip(lines, deleted, cascade):
+        assert [f is None for f in first] == [f is None for f in final]  # the second pass deletes nothing more
+        assert [f.lower().strip(",.?") for f in final if f] == [w for w, f in zip(line, first) if f]
+    rule, _ = convert("rule", None, None, [["uh", "so", "Um,", "we"]])
+    assert rule == [[None, "so", None, "we"]]
+    assert text_scores(["So we went."], ["So we went."])["bleu"] == pytest.approx(100.0)
+    assert text_scores(["so we went"], ["So we went."])["bleu"] < 50
+
+
+def test_evaluate_switching_script(trained_switching, switching_data, tmp_path):
+    """The Table 2 script on a tiny data folder: every row scored, figures written."""
+    import json
+
+    pairs = switching_data["joint_pairs"][:12]
+    for name, targets in (("joint.dev", [t for _, t in pairs]), ("swbd.dev", None)):
+        (tmp_path / f"{name}.src").write_text("".join(s + "\n" for s, _ in pairs), encoding="utf-8")
+        fluent = targets or [" ".join(w for w in s.split() if w not in FILLERS) for s, _ in pairs]
+        (tmp_path / f"{name}.tgt").write_text("".join(t + "\n" for t in fluent), encoding="utf-8")
+        (tmp_path / f"{name}.del").write_text("".join(" ".join("1" if w in FILLERS else "0" for w in s.split()) + "\n"
+                                                      for s, _ in pairs), encoding="utf-8")
+    out = tmp_path / "table.json"
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "utils", "evaluate_switching.py"), "--data", str(tmp_path),
+                           "--switching", trained_switching, "--punc_model", trained_switching, "--swbd_sets", "swbd.dev",
+                           "--ted_dev", switching_data["dev"], "--out", str(out)], capture_output=True, text=True,
+                          env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    rows = {r["row"]: r for r in report["joint"]}
+    assert rows["switching joint (zero-shot)"]["deletion"]["f1"] > 90
+    assert {"bleu", "gleu", "words_per_s", "punct"} <= set(rows["switching cascade disf>punc"])
+    assert [r["row"] for r in report["deletion"]["swbd.dev"]] == ["switching", "uh/um rule"]
+    assert report["deletion"]["swbd.dev"][1]["deletion"]["f1"] < 100  # "er" is not uh/um
+    assert report["ted_dev"]["switching"]["f1"] > 80

@@ -16,6 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gector_punct.corpora import disfluency, switchboard  # noqa: E402
 from gector_punct.corpora.fetch import describe  # noqa: E402
+from gector_punct.metrics import deletion_prf  # noqa: E402
 
 
 def measure(sides: dict) -> dict:
@@ -27,7 +28,7 @@ def measure(sides: dict) -> dict:
     baseline = {}
     for name in ("dev", "test", "all"):
         words = [w for s in (parts[name] if name in parts else sorted(sides)) for w in sides[s]]
-        baseline[name] = switchboard.deletion_prf([w.disfluent for w in words], switchboard.drop_uh_um(words))
+        baseline[name] = deletion_prf([w.disfluent for w in words], switchboard.drop_uh_um(words))
     return {"source": f"{describe(switchboard.PACKAGE)}: {switchboard.MEMBER}", "split": split, "train": train,
             "baseline": {"rule": "delete every uh and um", **baseline}}
 
@@ -53,8 +54,8 @@ def summary(doc: dict) -> str:
             f"{k} {100 * v['partial']:.1f}%" for k, v in r["types"].items())]
     for name in ("dev", "test", "all"):
         b = doc["baseline"][name]
-        lines.append(f"drop uh/um on {name}: P {100 * b['precision']:.1f} R {100 * b['recall']:.1f} "
-                     f"F1 {100 * b['f1']:.1f} (tp {b['tp']}, fp {b['fp']}, fn {b['fn']})")
+        lines.append(f"drop uh/um on {name}: P {b['precision']:.1f} R {b['recall']:.1f} "
+                     f"F1 {b['f1']:.1f} (tp {b['tp']}, fp {b['fp']}, fn {b['fn']})")
     return "\n".join(lines)
 
 

@@ -3,7 +3,7 @@
 Only one member is used (``MEMBER``), and nothing else from the package. ``load(cache_dir)`` -> {side id: [Word]};
 ``pair(words)`` -> (disfluent source words, fluent target words); ``split_sides(ids)`` -> train/dev/test ids;
 ``cut_side(words, rng)`` -> ASR-like lines; ``repairs(words)`` -> the disfluency structures of a side;
-``deletion_prf(gold, pred)`` and ``drop_uh_um(words)``: per-word deletion metric and a rule baseline.
+``drop_uh_um(words)``: a rule baseline (scored with ``metrics.deletion_prf``).
 
 The file format (found by reading the package; every line of the real file follows it):
   ``Speaker: 4008A``                 starts a conversation side: conversation 4008, speaker A. 100 sides, 50
@@ -234,20 +234,6 @@ def _repairs(words: list) -> tuple:
                 repair.type = REPAIR_TYPES[tag]
                 del opened[id_]
     return done, stray
-
-
-def deletion_prf(gold: list, pred: list) -> dict:
-    """Per-word deletion flags (True: delete) -> precision, recall, F1 of the deleted words (0.0 where a
-    ratio has no denominator), and the counts tp, fp, fn."""
-    if len(gold) != len(pred):
-        raise ValueError(f"{len(gold)} gold flags, {len(pred)} predicted")
-    tp = sum(g and p for g, p in zip(gold, pred))
-    fp = sum(p and not g for g, p in zip(gold, pred))
-    fn = sum(g and not p for g, p in zip(gold, pred))
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1, "tp": tp, "fp": fp, "fn": fn}
 
 
 FILLED_PAUSES = ("uh", "um")

@@ -1,0 +1,71 @@
+"""Disfluency deletion and punctuation, each alone, one after the other, or at once (seed 001's Table 2).
+
+``convert(mode, first, second, word_lines) -> (forms, seconds)``: per line, per source word its written form
+or None (deleted), and the seconds the taggers took (loading aside). ``first`` / ``second`` are
+``Punctuator`` objects, whose tasks the mode sets:
+
+* ``joint``       ``first`` with ``disf,punc``: one pass (zero-shot for a switching model)
+* ``disf>punc``   ``first`` deletes (``disf``), ``second`` punctuates what is left (``punc``)
+* ``punc>disf``   ``first`` punctuates, ``second`` deletes from the punctuated words
+* ``rule>punc``   ``uh`` / ``um`` deleted by rule, then ``first`` punctuates; ``rule``: the rule alone
+* ``disf`` / ``punc``  ``first`` with that task alone
+
+``text_scores(hypotheses, references)``: corpus BLEU (sacrebleu) and GLEU (nltk's corpus_gleu, the
+sentence-level BLEU variant of Wu et al. 2016) of output lines against target lines, in percent.
+"""
+from __future__ import annotations
+
+import time
+
+from .corpora.switchboard import FILLED_PAUSES
+from .predictor import Punctuator
+from .tags import split_edges, written_forms
+from .tasks import parse_tasks
+
+MODES = ("joint", "disf>punc", "punc>disf", "rule>punc", "rule", "disf", "punc")
+
+
+def convert(mode: str, first: Punctuator | None, second: Punctuator | None, word_lines: list[list[str]]
+            ) -> tuple[list[list[str | None]], float]:
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
+    started = time.perf_counter()
+    if mode in ("joint", "disf", "punc"):
+        forms = _pass(first, "disf,punc" if mode == "joint" else mode, word_lines)
+    elif mode.startswith("rule"):
+        forms = [[None if split_edges(w)[1].lower() in FILLED_PAUSES else w for w in words] for words in word_lines]
+        forms = _then(first, "punc", forms) if mode == "rule>punc" else forms
+    elif mode == "disf>punc":
+        forms = _then(second, "punc", _pass(first, "disf", word_lines))
+    else:  # punc>disf: the deleting tagger reads the punctuated words
+        forms = _then(second, "disf", _pass(first, "punc", word_lines))
+    return forms, time.perf_counter() - started
+
+
+def _pass(punctuator: Punctuator, tasks: str, word_lines: list[list[str]]) -> list[list[str | None]]:
+    punctuator.tasks = parse_tasks(tasks)
+    return [written_forms(words, tags) for words, tags in zip(word_lines, punctuator.predict_tags(word_lines))]
+
+
+def _then(punctuator: Punctuator, tasks: str, forms: list[list[str | None]]) -> list[list[str | None]]:
+    """A second pass over the words a first pass left (``forms``), mapped back onto the source words."""
+    present = [[k for k, f in enumerate(line) if f is not None] for line in forms]
+    again = _pass(punctuator, tasks, [[line[k] for k in ks] for line, ks in zip(forms, present)])
+    out = []
+    for line, ks, new in zip(forms, present, again):
+        merged: list[str | None] = [None] * len(line)
+        for k, form in zip(ks, new):
+            merged[k] = form
+        out.append(merged)
+    return out
+
+
+def text_scores(hypotheses: list[str], references: list[str]) -> dict:
+    try:
+        import sacrebleu
+        from nltk.translate.gleu_score import corpus_gleu
+    except ImportError as err:
+        raise ImportError(f"{err.name} is needed for BLEU / GLEU: pip install -r requirements-test.txt") from None
+    bleu = sacrebleu.corpus_bleu(hypotheses, [references]).score
+    gleu = 100.0 * corpus_gleu([[r.split()] for r in references], [h.split() for h in hypotheses])
+    return {"bleu": bleu, "gleu": gleu}

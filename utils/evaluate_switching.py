@@ -1,0 +1,134 @@
+#!/usr/bin/env python
+"""Seed 001's Table 2 on our data: disfluency deletion + punctuation alone, cascaded and zero-shot joint.
+
+    python utils/evaluate_switching.py --data work/switch/data --switching models/switch_en \
+        --disf_model work/switch/disf_only --punc_model work/switch/punc_only --out table2.json
+
+DATA is what utils/prepare_switching_data.py wrote: for each set NAME, NAME.src (disfluent ASR-like
+lines), NAME.tgt (the fluent target) and NAME.del (the gold deletion flags). Rows:
+  joint.dev (disfluent -> fluent, cased, punctuated): the single-task models cascaded both ways, the
+  switching model cascaded both ways and joint (disf,punc: never trained), and uh/um deleted by rule
+  followed by the punctuation model;
+  Switchboard sets (deletion only): each model with --tasks disf, and the uh/um rule.
+Per row: deletion precision / recall / F1 (per source word), punctuation / case / boundary F1 over the
+words the reference keeps, BLEU and GLEU of the output lines, and source words per second of the taggers
+(model loading aside; a cascade's two passes together). With --ted_dev, also punctuation-only F1 of the
+switching and punctuation models on that tagged file. Decoding is neutral (argmax) unless --decode model.
+"""
+import argparse
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gector_punct.config import DecodeConfig  # noqa: E402
+from gector_punct.conversion import convert, text_scores  # noqa: E402
+from gector_punct.evaluation import evaluate_instances, score_forms  # noqa: E402
+from gector_punct.io import InputError, atomic_write, read_all_lines  # noqa: E402
+from gector_punct.predictor import Punctuator  # noqa: E402
+from gector_punct.reader import DatasetReader, Instance  # noqa: E402
+from gector_punct.tags import looks_cased, tags_from_pair  # noqa: E402
+from gector_punct.tasks import parse_tasks  # noqa: E402
+
+
+def read_set(data: str, name: str) -> tuple[list[Instance], list[str]]:
+    """A set's gold instances (deletions from NAME.del) and its target lines."""
+    base = os.path.join(data, name)
+    sources, targets, flags = (read_all_lines(f"{base}.{ext}") for ext in ("src", "tgt", "del"))
+    if not len(sources) == len(targets) == len(flags):
+        raise InputError(f"{base}.src/.tgt/.del: {len(sources)}, {len(targets)}, {len(flags)} lines (must be equal)")
+    cased = looks_cased(targets)
+    instances = []
+    for number, (source, target, mask) in enumerate(zip(sources, targets, flags), start=1):
+        words = source.split()
+        try:
+            tags = tags_from_pair(words, target, cased, deletions=[f == "1" for f in mask.split()])
+        except ValueError as err:
+            raise InputError(f"{base}.src:{number}: {err}") from None
+        instances.append(Instance(words, tags, origin=f"{base}.src:{number}"))
+    return instances, targets
+
+
+def row(name: str, mode: str, first, second, instances, targets) -> dict:
+    words = [i.words for i in instances]
+    forms, seconds = convert(mode, first, second, words)
+    outputs = [" ".join(f for f in line if f is not None) for line in forms]
+    result = score_forms(instances, forms)
+    n_words = sum(map(len, words))
+    out = {"row": name, "mode": mode, "deletion": result["deletion"],
+           **{g: result[g]["overall"] for g in ("punct", "case", "boundary") if g in result and result[g]["overall"]["support"]},
+           "words_per_s": n_words / seconds, "seconds": seconds, **text_scores(outputs, targets)}
+    print(f"  {name:<38} del F1 {out['deletion']['f1']:5.1f}  punct F1 {out.get('punct', {}).get('f1', 0):5.1f}  "
+          f"case F1 {out.get('case', {}).get('f1', 0):5.1f}  BLEU {out['bleu']:5.1f}  {out['words_per_s']:7.0f} words/s",
+          flush=True)
+    return out
+
+
+def load(path: str, args) -> Punctuator:
+    punctuator = Punctuator.load(path, batch_size=args.batch_size, device=args.device,
+                                 tasks=parse_tasks("disf,punc") if _deletes(path) else parse_tasks("punc"))
+    if args.decode == "neutral":
+        punctuator.decode_config = DecodeConfig.neutral()
+    return punctuator
+
+
+def _deletes(path: str) -> bool:
+    folder = path if os.path.exists(os.path.join(path, "vocabulary")) else os.path.join(path, "best")
+    return "$DELETE" in read_all_lines(os.path.join(folder, "vocabulary", "labels.txt"))
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", required=True, help="folder written by utils/prepare_switching_data.py")
+    p.add_argument("--switching", required=True, help="the switching-token model (train.py --switches disf,punc)")
+    p.add_argument("--disf_model", default=None, help="a disfluency-only model (for the single-task cascades)")
+    p.add_argument("--punc_model", default=None, help="a punctuation-only model (for the cascades and the rule row)")
+    p.add_argument("--joint_set", default="joint.dev", help="the joint set's name in DATA (default joint.dev)")
+    p.add_argument("--swbd_sets", default="swbd.dev,swbd_sides.dev",
+                   help="comma-separated deletion-only sets in DATA (default swbd.dev,swbd_sides.dev)")
+    p.add_argument("--ted_dev", default=None, help="tagged punctuation dev file for the punctuation-only check")
+    p.add_argument("--decode", choices=["neutral", "model"], default="neutral",
+                   help="neutral: argmax decoding for every model; model: each model's own defaults (default neutral)")
+    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
+    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
+    p.add_argument("--out", default=None, help="write all figures here as JSON (atomically)")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    switching = load(args.switching, args)
+    disf = load(args.disf_model, args) if args.disf_model else None
+    punc = load(args.punc_model, args) if args.punc_model else None
+    report = {"joint": [], "deletion": {}, "ted_dev": {}}
+    instances, targets = read_set(args.data, args.joint_set)
+    print(f"{args.joint_set}: {len(instances)} lines", flush=True)
+    plan = [("switching joint (zero-shot)", "joint", switching, None),
+            ("switching cascade disf>punc", "disf>punc", switching, switching),
+            ("switching cascade punc>disf", "punc>disf", switching, switching)]
+    if disf and punc:
+        plan += [("single-task cascade disf>punc", "disf>punc", disf, punc),
+                 ("single-task cascade punc>disf", "punc>disf", punc, disf)]
+    if punc:
+        plan.append(("uh/um rule > punctuation model", "rule>punc", punc, None))
+    report["joint"] = [row(name, mode, a, b, instances, targets) for name, mode, a, b in plan]
+    for name in filter(None, args.swbd_sets.split(",")):
+        instances, targets = read_set(args.data, name)
+        print(f"{name}: {len(instances)} lines", flush=True)
+        models = [("switching", switching)] + ([("disfluency-only", disf)] if disf else [])
+        report["deletion"][name] = [row(label, "disf", m, None, instances, targets) for label, m in models]
+        report["deletion"][name].append(row("uh/um rule", "rule", None, None, instances, targets))
+    if args.ted_dev:
+        dev = DatasetReader().read(args.ted_dev, parse_tasks("punc"))
+        for label, model in [("switching", switching)] + ([("punctuation-only", punc)] if punc else []):
+            model.tasks = parse_tasks("punc")
+            report["ted_dev"][label] = evaluate_instances(model, dev)["punct"]["overall"]
+            print(f"{args.ted_dev} punctuation-only, {label}: F1 {report['ted_dev'][label]['f1']:.1f}", flush=True)
+    if args.out:
+        with atomic_write(args.out) as out:
+            json.dump(report, out, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
