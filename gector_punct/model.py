@@ -13,6 +13,11 @@ Settings live in ``ModelConfig`` (with the decoding defaults, ``DecodeConfig``),
 or ``lowrank``) stores only what training changed; the rest loads from the pretrained
 ``transformer_model``. A frozen pretrained speech encoder (UniPunc) is never stored either.
 
+Switching tokens (seed 001): with ``switches`` (e.g. ``("disf", "punc")``) each window carries one slot per
+task after its special prefix; ``forward`` then also takes ``switches`` (batch x tasks: 0 off, 1 on) and
+puts each task's learned on/off vector in its slot (``inputs_embeds``). A punctuation target ``KEPT`` (a
+word that stays while the punc task is off) is scored as -log P(not ``$DELETE``).
+
 UniPunc (audio): ``acoustic`` settings (``acoustic.DEFAULTS``) put an acoustic assistant and a coordinate
 bootstrapper between the encoder and the heads; ``forward`` then also takes ``acoustic`` /
 ``acoustic_lengths`` / ``has_audio`` / ``text_positions`` (``audio_data.AudioLines.batch``).

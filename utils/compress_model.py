@@ -26,22 +26,27 @@ def folder_size(path: str) -> int:
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
 
 
-def dev_score(model: Seq2Labels, instances) -> dict:
-    """Dev scores with plain argmax decoding, as training selected the model by."""
-    return evaluate_instances(Punctuator([model], DecodeConfig.neutral(), batch_size=64), instances)
+def dev_score(model: Seq2Labels, dev_sets: dict) -> dict:
+    """Dev scores with plain argmax decoding, as training selected the model by; each dev file predicted
+    with its own tasks (a disfluency dev set scores deletion); several: the first's plus ``sets``."""
+    results = {path: evaluate_instances(Punctuator([model], DecodeConfig.neutral(), batch_size=64, tasks=instances[0].tasks),
+                                        instances) for path, instances in dev_sets.items()}
+    first = next(iter(results.values()))
+    return first if len(results) == 1 else dict(first, sets=results)
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model_path", required=True, help="the fully stored fine-tuned model folder")
     p.add_argument("--output", required=True, help="where to write the compact model folder")
-    p.add_argument("--dev_set", required=True, help="preprocessed dev file to check the compact model on")
+    p.add_argument("--dev_set", required=True, help="preprocessed dev file to check the compact model on (several, "
+                                                   "comma-separated: the mean of their F1s, as train.py)")
     p.add_argument("--ranks", type=int, nargs="+", default=[16, 32, 48, 64, 96], help="ranks to try, smallest first")
     p.add_argument("--max_drop", type=float, default=0.5, help="largest dev F1 loss allowed (default 0.5 points)")
     p.add_argument("--max_mb", type=float, default=10.0, help="largest folder allowed, in MiB (default 10)")
     args = p.parse_args(argv)
 
-    instances = DatasetReader().read(args.dev_set)
+    instances = {path: DatasetReader().read(path) for path in args.dev_set.split(",")}
     full = Seq2Labels.load(args.model_path)
     full_result = dev_score(full, instances)
     full_f1 = selection_f1(full_result)

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Rebuild models/switch_en/ (switching tokens, seed 001: disfluency deletion and punctuation in one tagger)
+# and the single-task models that seed 001's Table 2 compares it with.
+#   bash utils/build_switching_model.sh [WORKDIR]   (about 2 hours on 2 CPU cores: three trainings of
+#                                                   900 updates, two at a time, then the evaluation)
+# Every model starts from the shipped models/default_en and gets the same budget (3 x 300 updates of 16 windows):
+#   switching   --switches disf,punc on three single-task sets mixed: disfluency (Switchboard train sides x4 +
+#               the disfluency generator over cased speech-like text; disf on, punc off), punctuation (TED
+#               train lines; punc on, disf off), no conversion (restored cased text; both off). disf,punc
+#               together is never trained.
+#   punc_only   the punctuation set alone, no switches;  disf_only   the disfluency sets alone, no switches.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+W=${1:-work/switch}
+D="$W/data"
+mkdir -p "$W"
+python utils/tsv_to_text.py ../shared/data/iwslt/dev2012.tsv "$W/ted" --heldout 0.1 --seed 1
+python utils/prepare_default_data.py --out_prefix "$W/cased" --cache_dir "$W/cache" --seed 1
+for part in train dev; do
+  python utils/preprocess_data.py -s "$W/ted.$part.src" -t "$W/ted.$part.tgt" -o "$W/ted.$part.tagged"
+done
+python utils/prepare_switching_data.py --out "$D" --cache "$W/cache" --fluent_train "$W/cased.train.tgt" \
+  --fluent_dev "$W/cased.dev.tgt" --gen_words 160000 --none_words 50000 --seed 1
+for spec in swbd.train:disf gen.train:disf none.train:none swbd.dev:disf; do
+  name=${spec%%:*}
+  python utils/preprocess_data.py -s "$D/$name.src" -t "$D/$name.tgt" -o "$D/$name.tagged" --tasks "${spec##*:}"
+done
+S="$D/swbd.train.tagged"
+COMMON=(--config configs/default_en.json --init_model models/default_en --lr 1e-4 --n_epoch 3 --updates_per_epoch 300
+        --patience 9 --resume 1 --progress 0)
+export OMP_NUM_THREADS=1
+python train.py "${COMMON[@]}" --switches disf,punc --model_dir "$W/switching" \
+  --train_set "$S,$S,$S,$S,$D/gen.train.tagged,$D/none.train.tagged,$W/ted.train.tagged" \
+  --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" &
+python train.py "${COMMON[@]}" --model_dir "$W/punc_only" --train_set "$W/ted.train.tagged" --dev_set "$W/ted.dev.tagged"
+python train.py "${COMMON[@]}" --model_dir "$W/disf_only" --train_set "$S,$S,$S,$S,$D/gen.train.tagged" \
+  --dev_set "$D/swbd.dev.tagged"
+wait
+python utils/compress_model.py --model_path "$W/switching/best" --output models/switch_en.new \
+  --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" --ranks 64 96 104 112
+export OMP_NUM_THREADS=2
+python utils/evaluate_switching.py --data "$D" --switching models/switch_en.new --disf_model "$W/disf_only" \
+  --punc_model "$W/punc_only" --ted_dev "$W/ted.dev.tagged" --swbd_sets swbd.dev,swbd_sides.dev --out "$W/table2.json"
+rm -rf models/switch_en && mv models/switch_en.new models/switch_en
+du -sh models/switch_en
