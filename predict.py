@@ -20,7 +20,6 @@ from gector_punct.subtitles import format_subtitles, read_subtitles, restore_sub
 from gector_punct.tasks import DEFAULT_TASKS, parse_tasks
 
 
-
 def tasks_flag(text: str) -> frozenset:
     try:
         return parse_tasks(text)
@@ -28,14 +27,12 @@ def tasks_flag(text: str) -> frozenset:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--input_file", required=True, help="text to restore, one text per line ('-': stdin)")
-    p.add_argument("--output_file", required=True, help="where to write ('-': stdout); written atomically")
-    p.add_argument("--model_path", nargs="+", default=None,
-                   help="model folder(s); several = an ensemble averaging per-word probabilities (default: the shipped "
-                        "model for --tasks: models/default_en for punc, models/switch_en for the others)")
-    p.add_argument("--vocab_path", default=None, help="vocabulary folder overriding the model's own")
+def add_decoding_flags(p: argparse.ArgumentParser) -> None:
+    """What the taggers are asked to do, and how boldly."""
+    p.add_argument("--tasks", type=tasks_flag, default=DEFAULT_TASKS,
+                   help="what to convert: punc (punctuation and case), disf (delete disfluencies: uh, um, repeated "
+                        "and abandoned words), disf,punc (both at once) or none; a task that is off leaves its part "
+                        "of the text alone. Without --model_path: the shipped model that can do them (default punc)")
     p.add_argument("--min_error_probability", type=float, default=None,
                    help="leave a line alone when no word's error probability reaches this, and skip any edit below it (default: the model's)")
     p.add_argument("--additional_confidence", type=float, default=None,
@@ -44,6 +41,17 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="added to the $KEEP probability of the case head: higher = fewer case changes, negative = "
                         "more (default: the model's)")
     p.add_argument("--iteration_count", type=int, default=1, help="tagging passes over lines that changed (default 1)")
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--input_file", required=True, help="text to restore, one text per line ('-': stdin)")
+    p.add_argument("--output_file", required=True, help="where to write ('-': stdout); written atomically")
+    p.add_argument("--model_path", nargs="+", default=None,
+                   help="model folder(s); several = an ensemble averaging per-word probabilities (default: the shipped "
+                        "model for --tasks: models/switch_en when disf is asked, else models/default_en)")
+    p.add_argument("--vocab_path", default=None, help="vocabulary folder overriding the model's own")
+    add_decoding_flags(p)
     p.add_argument("--batch_size", type=int, default=32, help="encoder windows per batch (default 32)")
     p.add_argument("--max_len", type=int, default=None, help="subwords per window (default: the model's)")
     p.add_argument("--special_tokens_fix", type=int, default=None,
@@ -66,10 +74,6 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "each word is written, flushed, once --lookahead more words have come, never rewritten")
     p.add_argument("--lookahead", type=int, default=8,
                    help="with --stream: words to wait for before a word is final (default 8)")
-    p.add_argument("--tasks", type=tasks_flag, default=DEFAULT_TASKS,
-                   help="what to convert: punc (punctuation and case), disf (delete disfluencies: uh, um, repeated "
-                        "and abandoned words), disf,punc (both at once) or none; a task that is off leaves its part "
-                        "of the text alone. Without --model_path: the shipped model that can do them (default punc)")
     p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
     p.add_argument("--num_shards", type=int, default=1,
                    help="split the input into this many contiguous parts, one per process (default 1)")

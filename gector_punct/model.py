@@ -146,6 +146,11 @@ class Seq2Labels(nn.Module):
         return next(f"encoder.{name}" for name, p in self.encoder.named_parameters() if p is table)
 
     @property
+    def tasks(self) -> frozenset[str]:
+        """The tasks this tagger can be asked for: ``punc``, and ``disf`` when it has the ``$DELETE`` label."""
+        return frozenset({"punc", "disf"} if DELETE in self.vocab.tokens(PUNCT_HEAD.namespace) else {"punc"})
+
+    @property
     def pad_id(self) -> int:
         return self.tokenizer.pad_token_id or 0
 

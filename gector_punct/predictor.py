@@ -71,7 +71,7 @@ class Punctuator:
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         self.iteration_count, self.batch_size, self.tasks = iteration_count, batch_size, frozenset(tasks)
-        if "disf" in self.tasks and not any(DELETE in m.vocab.tokens(PUNCT_HEAD.namespace) for m in models):
+        if "disf" in self.tasks and not any("disf" in m.tasks for m in models):
             raise ValueError("the disf task needs a model that deletes words ($DELETE); this one was trained "
                              "without disfluency data (models/switch_en has it)")
         self.device = pick_device(device)

@@ -23,10 +23,9 @@ takes a contiguous 1/N of every batch, so ``batch_size`` stays the *global* batc
 the same trajectory as one process (gradients are averaged over the global batch's words, not per process).
 DistributedDataParallel over gloo on CPU, nccl on GPU; only rank 0 evaluates, writes checkpoints and logs.
 
-Switching tokens (seed 001): ``train_set`` may name several files, comma-separated, each with its own tasks
-(``reader``: its ``X.tasks`` sidecar), mixed in one shuffled stream; ``switches`` gives the model a
-switching token per task (also to an ``init_model``). Labels the training data has and an ``init_model``
-lacks (``$DELETE``) are added to its heads.
+Switching tokens (seed 001): ``train_set`` / ``dev_set`` may name several files (comma-separated), each with
+its tasks (``reader``); ``switches`` gives the model one token per task. An ``init_model`` gains the labels
+the data has and it lacks (``$DELETE``).
 
 Audio (UniPunc): instances with audio (see ``reader``) are read and, with a frozen extractor, their features
 extracted once before the first epoch (to ``audio_cache`` on disk, or kept in memory); batches mix samples
@@ -57,7 +56,7 @@ from .model import Seq2Labels
 from .predictor import Punctuator
 from .reader import DatasetReader, EncodedData
 from .runtime import autocast, grad_scaler, pick_device
-from .tags import DELETE, KEEP
+from .tags import KEEP
 from .vocabulary import HEADS, PUNCT_HEAD, Vocabulary
 
 MODEL_SETTINGS = tuple(f.name for f in fields(ModelConfig) if f.name != "decode")
@@ -355,21 +354,17 @@ class Trainer:
         self.optimizer.zero_grad(set_to_none=True)
 
     def evaluate(self) -> dict:
-        """The dev result; with several dev files, the first one's plus ``sets`` (each file's, by path), whose
-        selection F1s ``selection_f1`` averages. Each file is predicted with its own tasks."""
+        """The dev result, each file predicted with its tasks; of several, the first's plus ``sets`` (all, by path)."""
         self.model.eval()
         results = {}
         for path, instances in self.dev_sets.items():
             punctuator = Punctuator([self.model], DecodeConfig.neutral(), batch_size=self.o.batch_size * 2,
                                     device=str(self.device), audio_cache=self.o.audio_cache or None,
-                                    skip_bad_audio=self.o.skip_bad, tasks=instances[0].tasks & self._model_tasks())
+                                    skip_bad_audio=self.o.skip_bad, tasks=instances[0].tasks & self.model.tasks)
             results[path] = evaluate_instances(punctuator, instances)
         first = next(iter(results.values()))
         return first if len(results) == 1 else dict(first, sets=results)
 
-    def _model_tasks(self) -> frozenset[str]:
-        """The tasks this model can be asked for: punc, and disf once it has $DELETE."""
-        return frozenset({"punc"} | ({"disf"} if DELETE in self.model.vocab.tokens(PUNCT_HEAD.namespace) else set()))
 
     # ---- checkpoints ------------------------------------------------------------------------------
 
