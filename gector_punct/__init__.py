@@ -10,7 +10,7 @@ import importlib
 
 _HOMES = {"DecodeConfig": "model", "ModelConfig": "model", "Seq2Labels": "model", "Punctuator": "predictor",
           "split_sentences": "predictor", "Tag": "tags", "apply_tags": "tags", "make_source": "tags",
-          "tags_from_pair": "tags", "Vocabulary": "vocabulary"}
+          "tags_from_pair": "tags", "Vocabulary": "vocabulary", "parse_tasks": "tasks"}
 __all__ = sorted(_HOMES)
 __version__ = "0.1.0"
 

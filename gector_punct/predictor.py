@@ -43,7 +43,7 @@ from .runtime import autocast, pick_device
 from .existing import MODES, constrain_line, prepare, strip_word
 from .tags import (DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
                    mark_context, split_edges, written_forms, written_words)
-from .tasks import DEFAULT_TASKS, switch_states
+from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
 
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
@@ -62,7 +62,7 @@ class Punctuator:
     ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``."""
 
     def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
-                 batch_size: int = 32, max_len: int | None = None, tasks: frozenset[str] = DEFAULT_TASKS,
+                 batch_size: int = 32, max_len: int | None = None, tasks: frozenset[str] | str = DEFAULT_TASKS,
                  device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
                  skip_bad_audio: bool = False, existing: str = "keep"):
         if existing not in MODES:
@@ -70,7 +70,8 @@ class Punctuator:
         self.models, self.existing = models, existing
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
-        self.iteration_count, self.batch_size, self.tasks = iteration_count, batch_size, frozenset(tasks)
+        self.iteration_count, self.batch_size = iteration_count, batch_size
+        self.tasks = parse_tasks(tasks) if isinstance(tasks, str) else frozenset(tasks)  # "disf,punc" or a set
         if "disf" in self.tasks and not any("disf" in m.tasks for m in models):
             raise ValueError("the disf task needs a model that deletes words ($DELETE); this one was trained "
                              "without disfluency data (models/switch_en has it)")

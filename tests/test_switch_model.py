@@ -44,6 +44,7 @@ def test_each_task_alone(switching):
     assert all(len(p.split()) == len(s.split()) for p, s in zip(punctuated, LINES))
     switching.tasks = parse_tasks("none")
     assert switching.predict(LINES) == LINES
+    assert Punctuator.load(SWITCHING_MODEL, tasks="disf,punc").tasks == {"disf", "punc"}  # a string works too
 
 
 def test_predict_uses_the_switching_model_for_disf(tmp_path):
