@@ -45,6 +45,11 @@ for decode in neutral model; do
     --punc_model "$W/punc_only" --ted_dev "$W/ted.dev.tagged" --swbd_sets swbd.dev,swbd_sides.dev --decode "$decode" \
     --out "$W/table2.$decode.json"
 done
+# Each joint-set row at its own decoding, chosen on a joint set made from the TED dev text.
+python utils/prepare_switching_data.py --out "$W/tune" --cache "$W/cache" --fluent_train "$W/cased.train.tgt" \
+  --fluent_dev "$W/ted.dev.tgt" --gen_words 1000 --none_words 1000 --seed 2
+python utils/evaluate_switching.py --data "$D" --switching models/switch_en.new --disf_model "$W/disf_only" \
+  --punc_model "$W/punc_only" --swbd_sets "" --tune_data "$W/tune" --out "$W/table2.tuned.json"
 python utils/benchmark_switching.py --input "$D/joint.dev.src" --model_path models/switch_en.new
 rm -rf models/switch_en && mv models/switch_en.new models/switch_en
 du -sh models/switch_en

@@ -13,7 +13,8 @@ lines), NAME.tgt (the fluent target) and NAME.del (the gold deletion flags). Row
 Per row: deletion precision / recall / F1 (per source word), punctuation / case / boundary F1 over the
 words the reference keeps, BLEU and GLEU of the output lines, and source words per second of the taggers
 (model loading aside; a cascade's two passes together). With --ted_dev, also punctuation-only F1 of the
-switching and punctuation models on that tagged file. Decoding is neutral (argmax) unless --decode model.
+switching and punctuation models on that tagged file. Decoding is neutral (argmax) unless --decode model;
+with --tune_data each joint-set row first gets its own decoding, chosen on another folder's joint set.
 """
 import argparse
 import json
@@ -64,6 +65,29 @@ def row(name: str, mode: str, first, second, instances, targets) -> dict:
     return out
 
 
+GRID = [DecodeConfig(additional_confidence=a, min_error_probability=m, case_confidence=0.0)
+        for a in (0.0, 0.1, 0.2) for m in (0.0, 0.1, 0.2)]
+
+
+def tune(mode: str, first, second, instances, targets) -> DecodeConfig:
+    """The decoding (``GRID``) with the best mean of deletion and punctuation F1 on a tuning set, shared by
+    both taggers of a cascade: each system is compared at its own best decoding."""
+    best, best_score = GRID[0], -1.0
+    for decode in GRID:
+        for punctuator in filter(None, (first, second)):
+            punctuator.decode_config = decode
+        forms, _ = convert(mode, first, second, [i.words for i in instances])
+        result = score_forms(instances, forms)
+        score = (result["deletion"]["f1"] + result["punct"]["overall"]["f1"]) / 2
+        if score > best_score:
+            best, best_score = decode, score
+    print(f"  tuned {mode}: additional_confidence {best.additional_confidence}, min_error_probability "
+          f"{best.min_error_probability} (tuning score {best_score:.1f})", flush=True)
+    for punctuator in filter(None, (first, second)):
+        punctuator.decode_config = best
+    return best
+
+
 def load(path: str, args) -> Punctuator:
     punctuator = Punctuator.load(path, batch_size=args.batch_size, device=args.device,
                                  tasks=parse_tasks("disf,punc") if _deletes(path) else parse_tasks("punc"))
@@ -89,6 +113,10 @@ def parse_args(argv=None):
     p.add_argument("--ted_dev", default=None, help="tagged punctuation dev file for the punctuation-only check")
     p.add_argument("--decode", choices=["neutral", "model"], default="neutral",
                    help="neutral: argmax decoding for every model; model: each model's own defaults (default neutral)")
+    p.add_argument("--tune_data", default=None,
+                   help="a second prepare_switching_data.py folder whose joint set (other text) chooses each joint-set "
+                        "row's decoding from a small grid (additional_confidence, min_error_probability) first")
+    p.add_argument("--tune_lines", type=int, default=400, help="lines of the tuning set used (default 400)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
     p.add_argument("--out", default=None, help="write all figures here as JSON (atomically)")
@@ -111,7 +139,15 @@ def main(argv=None) -> int:
                  ("single-task cascade punc>disf", "punc>disf", punc, disf)]
     if punc:
         plan.append(("uh/um rule > punctuation model", "rule>punc", punc, None))
-    report["joint"] = [row(name, mode, a, b, instances, targets) for name, mode, a, b in plan]
+    if args.tune_data:
+        tune_instances, tune_targets = read_set(args.tune_data, args.joint_set)
+        tuning = tune_instances[:args.tune_lines], tune_targets[:args.tune_lines]
+        report["tuned"] = {}
+        for name, mode, a, b in [p for p in plan if p[1] != "punc>disf"]:  # deletes nothing whatever the decoding
+            report["tuned"][name] = vars(tune(mode, a, b, *tuning))
+            report["joint"].append(row(name, mode, a, b, instances, targets))
+    else:
+        report["joint"] = [row(name, mode, a, b, instances, targets) for name, mode, a, b in plan]
     for name in filter(None, args.swbd_sets.split(",")):
         instances, targets = read_set(args.data, name)
         print(f"{name}: {len(instances)} lines", flush=True)
