@@ -221,7 +221,8 @@ def test_evaluate_switching_script(trained_switching, switching_data, tmp_path):
     out = tmp_path / "table.json"
     done = subprocess.run([sys.executable, os.path.join(ROOT, "utils", "evaluate_switching.py"), "--data", str(tmp_path),
                            "--switching", trained_switching, "--punc_model", trained_switching, "--swbd_sets", "swbd.dev",
-                           "--ted_dev", switching_data["dev"], "--out", str(out)], capture_output=True, text=True,
+                           "--ted_dev", switching_data["dev"], "--tune_data", str(tmp_path), "--tune_lines", "6",
+                           "--out", str(out)], capture_output=True, text=True,
                           env=dict(os.environ, HF_HUB_OFFLINE="1"))
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
@@ -231,3 +232,4 @@ def test_evaluate_switching_script(trained_switching, switching_data, tmp_path):
     assert [r["row"] for r in report["deletion"]["swbd.dev"]] == ["switching", "uh/um rule"]
     assert report["deletion"]["swbd.dev"][1]["deletion"]["f1"] < 100  # "er" is not uh/um
     assert report["ted_dev"]["switching"]["f1"] > 80
+    assert set(report["tuned"]) == {r["row"] for r in report["joint"]} - {"switching cascade punc>disf"}
