@@ -221,13 +221,13 @@ class Punctuator:
             start = end
         return tags
 
-
     def _mask_tasks_off(self, labels: torch.Tensor, case: torch.Tensor) -> None:
         """Rule out, in place, every decision of a task that is off: ``$DELETE`` without ``disf``; any mark and
         any case change without ``punc``."""
         punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
         for j, name in enumerate(punct_names):
-            if (name == DELETE and "disf" not in self.tasks) or (name not in (KEEP, DELETE) and "punc" not in self.tasks):
+            off = "disf" if name == DELETE else None if name == KEEP else "punc"
+            if off is not None and off not in self.tasks:
                 labels[:, j] = -1.0
         if "punc" not in self.tasks:
             case[..., [j for j, name in enumerate(case_names) if name != KEEP]] = -1.0

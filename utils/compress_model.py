@@ -29,8 +29,10 @@ def folder_size(path: str) -> int:
 def dev_score(model: Seq2Labels, dev_sets: dict) -> dict:
     """Dev scores with plain argmax decoding, as training selected the model by; each dev file predicted
     with its own tasks (a disfluency dev set scores deletion); several: the first's plus ``sets``."""
-    results = {path: evaluate_instances(Punctuator([model], DecodeConfig.neutral(), batch_size=64, tasks=instances[0].tasks),
-                                        instances) for path, instances in dev_sets.items()}
+    results = {}
+    for path, instances in dev_sets.items():
+        punctuator = Punctuator([model], DecodeConfig.neutral(), batch_size=64, tasks=instances[0].tasks)
+        results[path] = evaluate_instances(punctuator, instances)
     first = next(iter(results.values()))
     return first if len(results) == 1 else dict(first, sets=results)
 
