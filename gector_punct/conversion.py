@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import time
 
-from .corpora.switchboard import FILLED_PAUSES
+from .corpora.switchboard import drop_uh_um
 from .predictor import Punctuator
-from .tags import split_edges, written_forms
+from .tags import make_source, written_forms
 from .tasks import parse_tasks
 
 MODES = ("joint", "disf>punc", "punc>disf", "rule>punc", "rule", "disf", "punc")
@@ -33,7 +33,8 @@ def convert(mode: str, first: Punctuator | None, second: Punctuator | None, word
     if mode in ("joint", "disf", "punc"):
         forms = _pass(first, "disf,punc" if mode == "joint" else mode, word_lines)
     elif mode.startswith("rule"):
-        forms = [[None if split_edges(w)[1].lower() in FILLED_PAUSES else w for w in words] for words in word_lines]
+        forms = [[None if gone else w for w, gone in zip(words, drop_uh_um([make_source(w) for w in words]))]
+                 for words in word_lines]
         forms = _then(first, "punc", forms) if mode == "rule>punc" else forms
     elif mode == "disf>punc":
         forms = _then(second, "punc", _pass(first, "disf", word_lines))

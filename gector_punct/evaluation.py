@@ -7,6 +7,7 @@ texts; case is scored only on instances whose corpus has case. ``evaluate_instan
 predicts the tags first (with the instances' audio, if any) and scores them with ``score_conversion`` when
 the punctuator's tasks include ``disf``. Decoding is the punctuator's own; training and
 compression pass ``DecodeConfig.neutral()`` so that models are compared by their probabilities alone.
+``evaluate_dev_sets(model, {path: instances})``: the same over several dev files, each with its tasks.
 ``consistency(instances, predicted) -> counts``: what a reader sees as contradictions in the output.
 ``score_conversion(instances, predicted) -> dict``: disfluency deletion and punctuation together (seed
 001): ``deletion`` (per-word precision / recall / F1 of ``$DELETE``) and the ``score`` groups over the
@@ -36,6 +37,19 @@ def evaluate_instances(punctuator: Punctuator, instances: list[Instance], use_au
     words = [i.words for i in instances]
     predicted = punctuator.decode(words, punctuator.probabilities(words, audio), decode)
     return score_conversion(instances, predicted) if "disf" in punctuator.tasks else score_tags(instances, predicted)
+
+
+def evaluate_dev_sets(model, dev_sets: dict[str, list[Instance]], **options) -> dict:
+    """Dev files (path -> instances) scored with argmax decoding (``DecodeConfig.neutral()``), each predicted
+    with its own tasks (those the model can do); ``options`` go to the ``Punctuator``. One file: its result;
+    several: the first's plus ``sets`` (each file's, by path), whose selection F1s ``metrics.selection_f1``
+    averages. What training selects checkpoints by and compression compares ranks by."""
+    results = {}
+    for path, instances in dev_sets.items():
+        punctuator = Punctuator([model], DecodeConfig.neutral(), tasks=instances[0].tasks & model.tasks, **options)
+        results[path] = evaluate_instances(punctuator, instances)
+    first = next(iter(results.values()))
+    return first if len(results) == 1 else dict(first, sets=results)
 
 
 def consistency(instances: list[Instance], predicted: list[list[Tag]]) -> dict:

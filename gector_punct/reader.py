@@ -90,6 +90,10 @@ class DatasetReader:
             instance.tasks = tasks
         return instances
 
+    def read_each(self, paths: str) -> dict[str, list[Instance]]:
+        """Comma-separated files -> {path: its instances}, each file with its own tasks."""
+        return {path: self.read(path) for path in paths.split(",")}
+
     def _read_tagged(self, path: str) -> list[Instance]:
         instances = []
         numbers = []

@@ -47,13 +47,12 @@ from tqdm import tqdm
 
 from .audio_data import AudioLines
 from .bootstrapper import text_fractions
-from .config import DecodeConfig, ModelConfig
+from .config import ModelConfig
 from .encoding import collate
-from .evaluation import evaluate_instances
+from .evaluation import evaluate_dev_sets
 from .io import atomic_write, recover_dir, replace_dir, temporary_dir
 from .metrics import selection_f1
 from .model import Seq2Labels
-from .predictor import Punctuator
 from .reader import DatasetReader, EncodedData
 from .runtime import autocast, grad_scaler, pick_device
 from .tags import KEEP
@@ -144,8 +143,8 @@ class Trainer:
         random.seed(options.seed)
         torch.manual_seed(options.seed)  # the same initial weights in every process
         self.reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad)
-        self.train_instances = [i for path in options.train_set.split(",") for i in self.reader.read(path)]
-        self.dev_sets = {path: DatasetReader(skip_bad=options.skip_bad).read(path) for path in options.dev_set.split(",")}
+        self.train_instances = [i for part in self.reader.read_each(options.train_set).values() for i in part]
+        self.dev_sets = DatasetReader(skip_bad=options.skip_bad).read_each(options.dev_set)
         self.last_dir = os.path.join(options.model_dir, "last")
         for folder in (self.last_dir, os.path.join(options.model_dir, "best")):
             recover_dir(folder)  # a kill while a checkpoint was being swapped in
@@ -354,17 +353,9 @@ class Trainer:
         self.optimizer.zero_grad(set_to_none=True)
 
     def evaluate(self) -> dict:
-        """The dev result, each file predicted with its tasks; of several, the first's plus ``sets`` (all, by path)."""
         self.model.eval()
-        results = {}
-        for path, instances in self.dev_sets.items():
-            punctuator = Punctuator([self.model], DecodeConfig.neutral(), batch_size=self.o.batch_size * 2,
-                                    device=str(self.device), audio_cache=self.o.audio_cache or None,
-                                    skip_bad_audio=self.o.skip_bad, tasks=instances[0].tasks & self.model.tasks)
-            results[path] = evaluate_instances(punctuator, instances)
-        first = next(iter(results.values()))
-        return first if len(results) == 1 else dict(first, sets=results)
-
+        return evaluate_dev_sets(self.model, self.dev_sets, batch_size=self.o.batch_size * 2, device=str(self.device),
+                                 audio_cache=self.o.audio_cache or None, skip_bad_audio=self.o.skip_bad)
 
     # ---- checkpoints ------------------------------------------------------------------------------
 

@@ -15,26 +15,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.evaluation import evaluate_instances  # noqa: E402
+from gector_punct.evaluation import evaluate_dev_sets  # noqa: E402
 from gector_punct.metrics import selection_f1  # noqa: E402
-from gector_punct.model import DecodeConfig, Seq2Labels  # noqa: E402
-from gector_punct.predictor import Punctuator  # noqa: E402
+from gector_punct.model import Seq2Labels  # noqa: E402
 from gector_punct.reader import DatasetReader  # noqa: E402
 
 
 def folder_size(path: str) -> int:
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
-
-
-def dev_score(model: Seq2Labels, dev_sets: dict) -> dict:
-    """Dev scores with plain argmax decoding, as training selected the model by; each dev file predicted
-    with its own tasks (a disfluency dev set scores deletion); several: the first's plus ``sets``."""
-    results = {}
-    for path, instances in dev_sets.items():
-        punctuator = Punctuator([model], DecodeConfig.neutral(), batch_size=64, tasks=instances[0].tasks)
-        results[path] = evaluate_instances(punctuator, instances)
-    first = next(iter(results.values()))
-    return first if len(results) == 1 else dict(first, sets=results)
 
 
 def main(argv=None) -> int:
@@ -48,9 +36,9 @@ def main(argv=None) -> int:
     p.add_argument("--max_mb", type=float, default=10.0, help="largest folder allowed, in MiB (default 10)")
     args = p.parse_args(argv)
 
-    instances = {path: DatasetReader().read(path) for path in args.dev_set.split(",")}
+    instances = DatasetReader().read_each(args.dev_set)
     full = Seq2Labels.load(args.model_path)
-    full_result = dev_score(full, instances)
+    full_result = evaluate_dev_sets(full, instances, batch_size=64)
     full_f1 = selection_f1(full_result)
     print(f"full model: dev F1 {full_f1:.2f} (punct {full_result['punct']['overall']['f1']:.2f}), "
           f"{folder_size(args.model_path) / 2**20:.1f} MiB")
@@ -59,7 +47,7 @@ def main(argv=None) -> int:
         for rank in sorted(args.ranks):
             candidate = os.path.join(work, f"rank{rank}")
             full.save(candidate, store_dtype="float16", lowrank=rank)
-            result = dev_score(Seq2Labels.load(candidate), instances)
+            result = evaluate_dev_sets(Seq2Labels.load(candidate), instances, batch_size=64)
             f1, size = selection_f1(result), folder_size(candidate) / 2**20
             print(f"rank {rank}: dev F1 {f1:.2f} (punct {result['punct']['overall']['f1']:.2f}, "
                   f"drop {full_f1 - f1:.2f}), {size:.1f} MiB", flush=True)

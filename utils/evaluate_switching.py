@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gector_punct.config import DecodeConfig  # noqa: E402
 from gector_punct.conversion import convert, text_scores  # noqa: E402
 from gector_punct.evaluation import evaluate_instances, score_forms  # noqa: E402
-from gector_punct.io import InputError, atomic_write, read_all_lines  # noqa: E402
+from gector_punct.corpora.switching import read_rows  # noqa: E402
+from gector_punct.io import InputError, atomic_write  # noqa: E402
 from gector_punct.predictor import Punctuator  # noqa: E402
 from gector_punct.reader import DatasetReader, Instance  # noqa: E402
 from gector_punct.tags import looks_cased, tags_from_pair  # noqa: E402
@@ -34,20 +35,17 @@ from gector_punct.tasks import parse_tasks  # noqa: E402
 
 def read_set(data: str, name: str) -> tuple[list[Instance], list[str]]:
     """A set's gold instances (deletions from NAME.del) and its target lines."""
-    base = os.path.join(data, name)
-    sources, targets, flags = (read_all_lines(f"{base}.{ext}") for ext in ("src", "tgt", "del"))
-    if not len(sources) == len(targets) == len(flags):
-        raise InputError(f"{base}.src/.tgt/.del: {len(sources)}, {len(targets)}, {len(flags)} lines (must be equal)")
-    cased = looks_cased(targets)
+    rows = read_rows(data, name)
+    cased = looks_cased([r.tgt for r in rows])
     instances = []
-    for number, (source, target, mask) in enumerate(zip(sources, targets, flags), start=1):
-        words = source.split()
+    for number, r in enumerate(rows, start=1):
+        origin = f"{os.path.join(data, name)}.src:{number}"
         try:
-            tags = tags_from_pair(words, target, cased, deletions=[f == "1" for f in mask.split()])
+            instances.append(Instance(list(r.src), tags_from_pair(list(r.src), r.tgt, cased, deletions=list(r.delete)),
+                                      origin=origin))
         except ValueError as err:
-            raise InputError(f"{base}.src:{number}: {err}") from None
-        instances.append(Instance(words, tags, origin=f"{base}.src:{number}"))
-    return instances, targets
+            raise InputError(f"{origin}: {err}") from None
+    return instances, [r.tgt for r in rows]
 
 
 def row(name: str, mode: str, first, second, instances, targets) -> dict:
@@ -89,16 +87,12 @@ def tune(mode: str, first, second, instances, targets) -> DecodeConfig:
 
 
 def load(path: str, args) -> Punctuator:
-    punctuator = Punctuator.load(path, batch_size=args.batch_size, device=args.device,
-                                 tasks=parse_tasks("disf,punc") if _deletes(path) else parse_tasks("punc"))
+    """A model folder -> a punctuator doing every task the model can, decoding as ``--decode`` says."""
+    punctuator = Punctuator.load(path, batch_size=args.batch_size, device=args.device)
+    punctuator.tasks = punctuator.models[0].tasks
     if args.decode == "neutral":
         punctuator.decode_config = DecodeConfig.neutral()
     return punctuator
-
-
-def _deletes(path: str) -> bool:
-    folder = path if os.path.exists(os.path.join(path, "vocabulary")) else os.path.join(path, "best")
-    return "$DELETE" in read_all_lines(os.path.join(folder, "vocabulary", "labels.txt"))
 
 
 def parse_args(argv=None):
@@ -167,4 +161,8 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (InputError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)

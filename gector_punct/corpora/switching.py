@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from ..io import InputError, atomic_write, read_lines
-from ..tags import make_source, split_edges
+from ..tags import make_source
 from . import disfluency
 
 
@@ -39,8 +39,8 @@ class RowError(ValueError):
 
 def asr_word(token: str) -> str:
     """A token as a recogniser writes it: marks at its edges removed, lower case (``th-`` -> ``th``,
-    ``Don't,`` -> ``don't``, ``--`` -> ``''``: a token made only of marks vanishes)."""
-    return split_edges(token)[1].lower()
+    ``Don't,`` -> ``don't``, ``--`` -> ``''``: a token made only of marks vanishes): ``tags.make_source``."""
+    return make_source(token)
 
 
 def asr_row(words: list, delete: list, tgt: str) -> Row:
