@@ -18,6 +18,7 @@ from gector_punct.runtime import mmap_large_buffers, trim_heap
 from gector_punct.streaming import StreamingPunctuator
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
 from gector_punct.tasks import DEFAULT_TASKS, parse_tasks
+from gector_punct.units import split_units
 
 
 def tasks_flag(text: str) -> frozenset:
@@ -37,6 +38,9 @@ def add_decoding_flags(p: argparse.ArgumentParser) -> None:
                    help="leave a line alone when no word's error probability reaches this, and skip any edit below it (default: the model's)")
     p.add_argument("--additional_confidence", type=float, default=None,
                    help="added to the $KEEP probability of the punctuation head: higher = fewer marks (default: the model's)")
+    p.add_argument("--question_opening", type=float, default=None,
+                   help="open a question the tagger closes with ? with ¿ where that is at least this probable "
+                        "(Spanish; default 0.05; 1.1: never add one)")
     p.add_argument("--case_confidence", type=float, default=None,
                    help="added to the $KEEP probability of the case head: higher = fewer case changes, negative = "
                         "more (default: the model's)")
@@ -107,6 +111,7 @@ def load_punctuator(args: argparse.Namespace) -> Punctuator:
                                  existing=args.existing)
     punctuator.decode_config = punctuator.decode_config.overridden(
         additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
+        question_opening=args.question_opening,
         min_error_probability=args.min_error_probability)
     for path, model in zip(args.model_path, punctuator.models):
         if args.special_tokens_fix is not None and args.special_tokens_fix != model.config.special_tokens_fix:
@@ -142,7 +147,7 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
                 continue
             chunk.append(line)
             sounds.append(audio[number - 1] if audio and number <= len(audio) else None)
-            words += len(line.split())
+            words += len(split_units(line))
             if words >= args.chunk_words:
                 lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
                 lines_in += len(chunk)

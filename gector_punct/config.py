@@ -30,11 +30,14 @@ class DecodeConfig:
     """GECToR's decoding knobs: ``additional_confidence`` is added to the ``$KEEP`` probability of the
     punctuation head and ``case_confidence`` to that of the case head (None: the same value); a line whose
     words all have an error probability below ``min_error_probability`` stays as it is, and so does any
-    edit less probable than that."""
+    edit less probable than that. A sentence the tagger closes with ``?`` is opened with ``¿`` at its likeliest
+    word when that ``¿`` is at least ``question_opening`` probable (Spanish pairs them; other languages give
+    ``¿`` no probability), and a ``¿`` whose sentence does not end in ``?`` is dropped."""
 
     additional_confidence: float = 0.0
     min_error_probability: float = 0.0
     case_confidence: float | None = None
+    question_opening: float = 0.05
 
     @classmethod
     def neutral(cls) -> DecodeConfig:

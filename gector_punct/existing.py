@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from .tags import CAPITAL, DELETE, KEEP, Tag, punct_label, split_edges
+from .units import split_units, unit_spacing
 
 MODES = ("keep", "strip")
 LOWER_ABBREVIATIONS = {"e.g.", "i.e.", "etc.", "vs.", "cf.", "a.m.", "p.m.", "viz.", "approx.", "ca.", "al."}
@@ -79,6 +80,17 @@ def strip_word(word: str) -> str:
     return split_edges(word)[1].lower()
 
 
+def prepare_spaced(line: str, mode: str) -> tuple[list[str], list[bool]]:
+    """A line's units (``units.split_units``) as the tagger should read them under ``mode``, and whether
+    a space precedes each in the line (``units.unit_spacing``)."""
+    units, spacing = split_units(line), unit_spacing(line)
+    if mode == "strip":
+        stripped = [strip_word(unit) for unit in units]
+        kept = [i for i, unit in enumerate(stripped) if unit]
+        return [stripped[i] for i in kept], [spacing[i] for i in kept]
+    return prepare(units, mode), spacing
+
+
 def prepare(words: list[str], mode: str) -> list[str]:
     """A line's words as the tagger should read them under ``mode``."""
     if mode == "strip":
@@ -106,9 +118,10 @@ def constrain(word: str, tag: Tag) -> Tag:
         case = KEEP
     elif kind == "abbreviation" and _abbreviation_form(word) in LOWER_ABBREVIATIONS and case != CAPITAL:
         case = KEEP
-    if (prepend, append, case) == (tag.prepend, tag.append, tag.case):
+    acronym = tag.acronym and not trail and core.isalpha()  # an acronym already dotted stays as it is
+    if (prepend, append, case, acronym) == (tag.prepend, tag.append, tag.case, tag.acronym):
         return tag
-    return Tag(punct_label(prepend, append), case)
+    return Tag(punct_label(prepend, append, acronym), case)
 
 
 def constrain_line(words: list[str], tags: list[Tag]) -> list[Tag]:

@@ -17,6 +17,7 @@ from sklearn.metrics import precision_recall_fscore_support
 from .corpora import read_tsv
 from .io import InputError, read_all_lines
 from .tags import CAPITAL, KEEP, LOWER, UPPER, case_tag, ends_sentence, looks_cased, split_edges
+from .units import split_units
 
 # The IWSLT convention: ': - --' count as COMMA, '! ;' as PERIOD; full-width CJK marks fold the same way.
 IWSLT_MAP = {",": "COMMA", ".": "PERIOD", "?": "QUESTION", "!": "PERIOD", ";": "PERIOD", ":": "COMMA",
@@ -84,7 +85,7 @@ def labels_from_files(reference: str, prediction: str, mapping: dict[str, str] =
     cased = looks_cased(ref_lines) if cased is None else cased
     ref, pred = [], []
     for number, (r, p) in enumerate(zip(ref_lines, pred_lines), start=1):
-        r_words, p_words = r.split(), p.split()
+        r_words, p_words = split_units(r), split_units(p)
         # Marks standing alone in the reference ("York , USA") belong to the word before them.
         r_words = _attach_marks(r_words)
         if [_core(w) for w in r_words] != [_core(w) for w in p_words]:

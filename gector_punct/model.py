@@ -253,15 +253,18 @@ class Seq2Labels(nn.Module):
 
     # ---- files ------------------------------------------------------------------------------------
 
-    def save(self, directory: str, store_dtype: str | None = None, lowrank: int | None = None) -> None:
+    def save(self, directory: str, store_dtype: str | None = None, lowrank: int | None = None,
+             base_tokenizer: bool = False) -> None:
         """Write the model folder atomically (a temporary folder renamed into place), weights in
         ``store_dtype`` (default: the config's). With ``lowrank``, each changed encoder matrix is stored as
-        a rank-``lowrank`` delta over the pretrained encoder."""
+        a rank-``lowrank`` delta over the pretrained encoder; ``base_tokenizer`` also leaves the tokenizer
+        out (loading takes the base encoder's: multilingual-e5-small's is 17 MB)."""
         tmp = temporary_dir(directory)
-        self.write_folder(tmp, store_dtype, lowrank)
+        self.write_folder(tmp, store_dtype, lowrank, base_tokenizer)
         replace_dir(tmp, directory)
 
-    def write_folder(self, folder: str, store_dtype: str | None = None, lowrank: int | None = None) -> None:
+    def write_folder(self, folder: str, store_dtype: str | None = None, lowrank: int | None = None,
+                     base_tokenizer: bool = False) -> None:
         """The model's files into an existing folder (``save`` without the rename: a checkpoint adds its own)."""
         dtype = getattr(torch, store_dtype or self.config.store_dtype)
         if lowrank:
@@ -273,7 +276,10 @@ class Seq2Labels(nn.Module):
         save_file(state, os.path.join(folder, "model.safetensors"))
         config = replace(self.config, encoder_config=self.encoder.config.to_dict())
         write_config(folder, config, partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
-        self.tokenizer.save_pretrained(os.path.join(folder, "tokenizer"))
+        if base_tokenizer and not (lowrank and not self.config.special_tokens_fix):
+            raise ValueError("only a low-rank model without added tokens can leave its tokenizer to the base encoder")
+        if not base_tokenizer:
+            self.tokenizer.save_pretrained(os.path.join(folder, "tokenizer"))
         self.vocab.save(os.path.join(folder, "vocabulary"))
 
     @classmethod
@@ -295,10 +301,12 @@ class Seq2Labels(nn.Module):
     @classmethod
     def _assemble(cls, directory: str, vocab_path: str | None, light: bool) -> Seq2Labels:
         config, storage = read_config(directory)
-        for part in ("tokenizer", "model.safetensors") + (() if vocab_path else ("vocabulary",)):
+        # A low-rank folder may leave the tokenizer to its base encoder (``save(base_tokenizer=True)``).
+        own_tokenizer = os.path.exists(os.path.join(directory, "tokenizer")) or not storage.get("lowrank")
+        for part in (("tokenizer",) if own_tokenizer else ()) + ("model.safetensors",) + (() if vocab_path else ("vocabulary",)):
             if not os.path.exists(os.path.join(directory, part)):
                 raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
-        tokenizer_dir = os.path.join(directory, "tokenizer")
+        tokenizer_dir = os.path.join(directory, "tokenizer") if own_tokenizer else resolve_encoder(config.transformer_model)
         light = light and light_encoder_possible(config.encoder_config or {}, tokenizer_dir)
         encoder = _encoder_for(config, pretrained=bool(storage.get("partial")), light=light)
         tokenizer = WordPieceTokenizer(tokenizer_dir) if light else load_tokenizer(tokenizer_dir)

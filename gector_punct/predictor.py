@@ -40,12 +40,14 @@ from .config import DecodeConfig
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
 from .runtime import autocast, pick_device
-from .existing import MODES, constrain_line, prepare, strip_word
+from .existing import MODES, constrain_line, prepare_spaced, strip_word
 from .tags import (DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
-                   mark_context, split_edges, written_forms, written_words)
+                   mark_context, punct_label, split_edges, written_forms)
+from .units import join_units, split_units, unit_spacing
 from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
 
+INVERTED_QUESTION = "¿"
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 DEFAULT_MODEL = os.path.join(MODELS, "default_en")
 SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
@@ -98,7 +100,8 @@ class Punctuator:
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
         if isinstance(lines, str):
             raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
-        word_lines = [prepare(line.split(), self.existing) for line in lines]
+        prepared = [prepare_spaced(line, self.existing) for line in lines]
+        word_lines, spacings = [words for words, _ in prepared], [spacing for _, spacing in prepared]
         results = list(lines)
         todo = [i for i, words in enumerate(word_lines) if words]
         for _ in range(self.iteration_count):
@@ -107,14 +110,15 @@ class Punctuator:
             tags = self.predict_tags([word_lines[i] for i in todo], [audio[i] for i in todo] if audio else None)
             changed = []
             for i, line_tags in zip(todo, tags):
-                new_words = written_words(word_lines[i], line_tags)
-                if new_words != word_lines[i]:
-                    word_lines[i] = new_words
+                forms = written_forms(word_lines[i], line_tags)
+                if forms != word_lines[i]:
+                    kept = [k for k, form in enumerate(forms) if form is not None]
+                    word_lines[i], spacings[i] = [forms[k] for k in kept], [spacings[i][k] for k in kept]
                     changed.append(i)
             todo = changed  # only lines that changed are looked at again
         for i, words in enumerate(word_lines):
             if words:
-                results[i] = " ".join(words)
+                results[i] = join_units(words, spacings[i])
         return results
 
     def restore_words(self, words: list[str]) -> list[str | None]:
@@ -199,6 +203,8 @@ class Punctuator:
         label_p, label_i = (x.tolist() for x in labels.max(-1))
         case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
         error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
+        opening = [j for j, name in enumerate(punct_names) if INVERTED_QUESTION in Tag.parse(name).prepend]
+        opening_p = (probabilities[0][:, opening].sum(-1) if opening else torch.zeros(len(labels))).tolist()
         threshold = d.min_error_probability
         made: dict[tuple[str, str], Tag] = {}  # one Tag object per distinct edit: its parts parsed once
         tags, start = [], 0
@@ -217,7 +223,8 @@ class Punctuator:
                     line.append(made[key])
                     if not made[key].deletes:  # a deleted word passes on the context it was given
                         context = mark_context(made[key].apply(word))
-                tags.append(capitalise_sentence_starts(words, constrain_line(words, line)))
+                line = pair_questions(constrain_line(words, line), opening_p[start:end], d.question_opening)
+                tags.append(capitalise_sentence_starts(words, line))
             start = end
         return tags
 
@@ -231,6 +238,32 @@ class Punctuator:
                 labels[:, j] = -1.0
         if "punc" not in self.tasks:
             case[..., [j for j, name in enumerate(case_names) if name != KEEP]] = -1.0
+
+
+def pair_questions(tags: list[Tag], opening_p: list[float], threshold: float) -> list[Tag]:
+    """Spanish writes a question between ``¿`` and ``?``: a sentence the tags close with ``?`` and open with
+    no ``¿`` gets one before its word likeliest to take it, if that is at least ``threshold`` probable; a
+    ``¿`` in a sentence that the tags end otherwise is dropped. A sentence still open at the line's end
+    (a line cut mid-sentence) is left as it is."""
+    out, start = list(tags), 0
+    for k, tag in enumerate(tags):
+        if tag.deletes or not ends_sentence(tag.append):
+            continue
+        span = [j for j in range(start, k + 1) if not out[j].deletes]
+        opened = [j for j in span if INVERTED_QUESTION in out[j].prepend]
+        if "?" in tag.append and not opened:
+            best = max(span, key=lambda j: opening_p[j])
+            if opening_p[best] >= threshold:
+                out[best] = _with_prepend(out[best], INVERTED_QUESTION + out[best].prepend)
+        elif opened and "?" not in tag.append:
+            for j in opened:
+                out[j] = _with_prepend(out[j], out[j].prepend.replace(INVERTED_QUESTION, ""))
+        start = k + 1
+    return out
+
+
+def _with_prepend(tag: Tag, prepend: str) -> Tag:
+    return Tag(punct_label(prepend, tag.append, tag.acronym), tag.case)
 
 
 def quantize_encoder(model: Seq2Labels) -> None:
@@ -249,12 +282,13 @@ def _union(lists) -> list[str]:
 
 def split_sentences(line: str) -> list[str]:
     """Cut a restored line after every word whose trailing marks end a sentence."""
-    sentences, current = [], []
-    for word in line.split():
+    sentences, current, spacing = [], [], []
+    for word, space in zip(split_units(line), unit_spacing(line)):
         current.append(word)
+        spacing.append(space)
         if ends_sentence(split_edges(word)[2]):
-            sentences.append(" ".join(current))
-            current = []
+            sentences.append(join_units(current, spacing))
+            current, spacing = [], []
     if current:
-        sentences.append(" ".join(current))
+        sentences.append(join_units(current, spacing))
     return sentences

@@ -19,6 +19,7 @@ from itertools import zip_longest
 from .io import InputError, read_all_lines
 from .tags import DELETE, KEEP, AlignmentError, format_tagged, looks_cased, tags_from_pair
 from .tasks import DEFAULT_TASKS
+from .units import split_units
 
 
 def preprocess_files(source_path: str, target_path: str, case: str = "auto", skip_bad: bool = False,
@@ -35,7 +36,7 @@ def preprocess_files(source_path: str, target_path: str, case: str = "auto", ski
     out, stats = [], {"lines": len(sources), "written": 0, "skipped": 0, "empty": 0, "cased": cased}
     numbers = []
     for number, (source, target) in enumerate(zip_longest(sources, targets), start=1):
-        words = source.split()
+        words = split_units(source)
         if not words and not target.strip():
             stats["empty"] += 1
             continue

@@ -33,6 +33,7 @@ from .io import InputError, read_lines
 from .tags import (CASE_UNKNOWN, KEEP, START_CONTEXT, AlignmentError, Tag, looks_cased, make_source, mark_context,
                    parse_tagged, tags_from_pair)
 from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
+from .units import split_units
 from .vocabulary import IGNORE, KEPT, Vocabulary
 
 
@@ -126,7 +127,7 @@ class DatasetReader:
         cased = looks_cased([text for _, text, _ in records])
         instances = []
         for audio, text, number in records:
-            words = make_source(text).split()
+            words = split_units(make_source(text))
             try:
                 if not words:
                     raise AlignmentError("no words")

@@ -6,6 +6,8 @@ A *tag* is what one source word needs to become its target word. It is a list of
 * ``$PREPEND_<marks>``  marks written right before it (``¿``, ``¡``, an opening quote or bracket)
 * ``$TRANSFORM_CASE_CAPITAL`` / ``_UPPER`` / ``_LOWER``, or ``$TRANSFORM_CASE_CHARS_0,2`` for mixed case
   (the positions of the upper-case characters: McDonald -> ``CHARS_0,2``, iPhone -> ``CHARS_1``)
+* ``$ACRONYM``         a period after every letter (model card 002's ``<ACRONYM>``: ``usa`` -> ``U.S.A.``, ``am`` ->
+                        ``a.m.``); its last period also ends a sentence (``in the U.S.`` takes no second one)
 * ``$CASE_UNKNOWN``     the target's case is not known (an uncased corpus): nothing is taught about case
 * ``$DELETE``           drop the word (a disfluency: ``uh``, a repeated or abandoned phrase); what it carried
                         moves to its neighbours (``resolve_deletions``: ``Uh, so we`` -> ``So we``)
@@ -20,18 +22,26 @@ Directions:
   ``tags_from_pair(source_words, target_text, deletions=False) -> [Tag]``  (target -> tags; raises
   ``AlignmentError``; with ``deletions`` the target may leave source words out)
   ``apply_tags(source_words, tags) -> str``               (tags -> text; the exact inverse)
-Normalisation: ``apply_tags`` writes marks attached to their word and words separated by one space, so the
-round trip holds modulo the spacing around punctuation (``York , USA`` comes back as ``York, USA``).
+The words are ``units.split_units`` units: in Chinese or Japanese every character is one, so a mark can
+follow any character. Labels are script-neutral (``，`` and ``,`` are one label); the line's script picks
+how a mark is written (``units.render_marks``: full-width where most units are continuous-script).
+Normalisation: ``apply_tags`` writes marks attached to their word and words separated by one space (none
+between Chinese characters), so the round trip holds modulo the spacing around punctuation (``York , USA``
+comes back as ``York, USA``) and the width of marks.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from .units import join_units, narrow_marks, render_marks, split_units
+
 KEEP = "$KEEP"
 DELETE = "$DELETE"
 CASE_UNKNOWN = "$CASE_UNKNOWN"
+ACRONYM = "$ACRONYM"
 APPEND = "$APPEND_"
 PREPEND = "$PREPEND_"
 CASE_PREFIX = "$TRANSFORM_CASE_"
@@ -44,6 +54,8 @@ OPENING = set("¿¡«‹“‘„‚([{<「『（【〈《")
 STRAIGHT_QUOTES = set("\"'")
 # Marks that end a sentence, for sentence-boundary detection and metrics.
 SENTENCE_END = set(".?!…。？！")
+# A dotted acronym's core (the last period is a trailing mark): U.S, a.m, N.A.S.A
+ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")
 
 
 class AlignmentError(ValueError):
@@ -68,9 +80,10 @@ def split_edges(token: str) -> tuple[str, str, str]:
 
 
 def make_source(target_line: str) -> str:
-    """ASR-like source of a restored line: lower-case, marks at word edges removed (inner ' and - kept)."""
-    cores = (split_edges(tok)[1] for tok in target_line.split())
-    return " ".join(core.lower() for core in cores if core)
+    """ASR-like source of a restored line: lower-case, marks at word edges removed (inner ' and - kept),
+    dotted acronyms spelled as one word (``U.S.`` -> ``us``), no spaces between Chinese characters."""
+    cores = (split_edges(unit)[1] for unit in split_units(target_line))
+    return join_units([(core.replace(".", "") if ACRONYM_CORE.match(core) else core).lower() for core in cores if core])
 
 
 @dataclass(frozen=True)
@@ -90,7 +103,7 @@ class Tag:
         for op in text.split(OP_SEP):
             if op.startswith(CASE_PREFIX) or op == CASE_UNKNOWN:
                 case = op
-            elif op.startswith((APPEND, PREPEND)) or op == DELETE:
+            elif op.startswith((APPEND, PREPEND)) or op in (DELETE, ACRONYM):
                 punct_ops.append(op)
             elif op != KEEP:
                 raise ValueError(f"unknown tag operation {op!r} in {text!r}")
@@ -104,6 +117,10 @@ class Tag:
     def append(self) -> str:
         return "".join(op[len(APPEND):] for op in self.punct.split(OP_SEP) if op.startswith(APPEND))
 
+    @cached_property
+    def acronym(self) -> bool:
+        return ACRONYM in self.punct.split(OP_SEP)
+
     @property
     def deletes(self) -> bool:
         return self.punct == DELETE
@@ -116,15 +133,20 @@ class Tag:
     def apply(self, word: str) -> str:
         """The written word: prepended marks + the word in its new case + appended marks. Deletion is the
         caller's to honour (scoring keeps every word aligned; ``apply_tags`` drops deleted ones)."""
-        return self.prepend + apply_case(word, self.case) + self.append
+        word = apply_case(word, self.case)
+        if not self.acronym:
+            return self.prepend + word + self.append
+        lead, core, trail = split_edges(word)
+        dotted = "".join(ch + "." for ch in core if ch != ".")
+        return self.prepend + lead + dotted + trail + self.append.removeprefix(".")
 
 
 def _op_order(op: str) -> int:
-    return 0 if op.startswith(PREPEND) else 1
+    return 0 if op.startswith(PREPEND) else 1 if op == ACRONYM else 2
 
 
-def punct_label(prepend: str, append: str) -> str:
-    ops = ([PREPEND + prepend] if prepend else []) + ([APPEND + append] if append else [])
+def punct_label(prepend: str, append: str, acronym: bool = False) -> str:
+    ops = ([PREPEND + prepend] if prepend else []) + ([ACRONYM] if acronym else []) + ([APPEND + append] if append else [])
     return OP_SEP.join(ops) or KEEP
 
 
@@ -166,11 +188,15 @@ def _apply_case(word: str, case: str) -> str:
     raise ValueError(f"unknown case operation {case!r}")
 
 
-def apply_tags(source_words: list[str], tags: list[Tag]) -> str:
-    """Apply one tag per word and join the result with single spaces (deleted words vanish)."""
+def apply_tags(source_words: list[str], tags: list[Tag], spacing: list[bool] | None = None) -> str:
+    """Apply one tag per unit and join the result (``units.join_units``: single spaces, none between
+    Chinese characters; ``spacing``, the source's ``units.unit_spacing``, keeps its spaces elsewhere).
+    Deleted words vanish."""
     if len(source_words) != len(tags):
         raise ValueError(f"{len(source_words)} words but {len(tags)} tags")
-    return " ".join(written_words(source_words, tags))
+    forms = written_forms(source_words, tags)
+    kept = [i for i, form in enumerate(forms) if form is not None]
+    return join_units([forms[i] for i in kept], None if spacing is None else [spacing[i] for i in kept])
 
 
 def written_words(source_words: list[str], tags: list[Tag]) -> list[str]:
@@ -184,9 +210,10 @@ def written_forms(source_words: list[str], tags: list[Tag]) -> list[str | None]:
     to the result."""
     deleted = [t.deletes for t in tags]
     if not any(deleted):
-        return [tag.apply(word) for word, tag in zip(source_words, tags)]
+        return render_marks([tag.apply(word) for word, tag in zip(source_words, tags)], source_words)
     carried = [tag.apply(w) if gone else w for w, tag, gone in zip(source_words, tags, deleted)]
-    return [None if gone else tag.apply(w) for w, tag, gone in zip(resolve_deletions(carried, deleted), tags, deleted)]
+    forms = [None if gone else tag.apply(w) for w, tag, gone in zip(resolve_deletions(carried, deleted), tags, deleted)]
+    return render_marks(forms, source_words)
 
 
 PAUSE_MARKS = set(",;:-\u2013\u2014")  # marks that only join a deleted word to its neighbours: they go with it
@@ -233,7 +260,7 @@ def _target_words(target_line: str) -> list[tuple[str, str, str]]:
     words: list[list[str]] = []
     pending = ""  # opening marks waiting for the next word
     quotes_open = False
-    for token in target_line.split():
+    for token in split_units(target_line):
         lead, core, trail = split_edges(token)
         if core:
             words.append([pending + lead, core, trail])
@@ -300,8 +327,14 @@ def _word_tags(source_words: list[str], targets: list[tuple[str, str, str]], cas
     """Word-for-word tags: each source word against its (prepend, core, append) target word."""
     tags = []
     for i, (word, (lead, core, trail)) in enumerate(zip(source_words, targets)):
+        lead, trail = narrow_marks(lead), narrow_marks(trail)
+        if ACRONYM_CORE.match(core) and core.replace(".", "").lower() == word.lower():
+            letters = core.replace(".", "")
+            case = case_tag(word, letters) if cased else CASE_UNKNOWN
+            tags.append(Tag(punct_label(lead, trail.removeprefix("."), acronym=True), case))
+            continue
         if core.lower() != word.lower() or len(core) != len(word):
-            src_lead, src_core, src_trail = split_edges(word)
+            src_lead, src_core, src_trail = (narrow_marks(part) for part in split_edges(word))
             # The source word itself may carry marks (already-punctuated input): keep what it has.
             if src_core.lower() == core.lower() and len(src_core) == len(core) and src_core:
                 if not (lead.endswith(src_lead) and trail.startswith(src_trail)):

@@ -34,6 +34,9 @@ def main(argv=None) -> int:
     p.add_argument("--ranks", type=int, nargs="+", default=[16, 32, 48, 64, 96], help="ranks to try, smallest first")
     p.add_argument("--max_drop", type=float, default=0.5, help="largest dev F1 loss allowed (default 0.5 points)")
     p.add_argument("--max_mb", type=float, default=10.0, help="largest folder allowed, in MiB (default 10)")
+    p.add_argument("--base_tokenizer", action="store_true",
+                   help="leave the tokenizer out: the model loads its base encoder's (for a large tokenizer such as "
+                        "multilingual-e5-small's 17 MB); default: store it in the folder")
     args = p.parse_args(argv)
 
     instances = DatasetReader().read_each(args.dev_set)
@@ -46,7 +49,7 @@ def main(argv=None) -> int:
     try:
         for rank in sorted(args.ranks):
             candidate = os.path.join(work, f"rank{rank}")
-            full.save(candidate, store_dtype="float16", lowrank=rank)
+            full.save(candidate, store_dtype="float16", lowrank=rank, base_tokenizer=args.base_tokenizer)
             result = evaluate_dev_sets(Seq2Labels.load(candidate), instances, batch_size=64)
             f1, size = selection_f1(result), folder_size(candidate) / 2**20
             print(f"rank {rank}: dev F1 {f1:.2f} (punct {result['punct']['overall']['f1']:.2f}, "

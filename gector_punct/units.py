@@ -1,0 +1,157 @@
+"""Tagging units: what one tag is attached to, in every script.
+
+Where a script writes spaces, a unit is a whitespace word (``York,``). Continuous scripts (Chinese, Japanese
+kana, Thai, Lao, Khmer, Myanmar) write none, so there every *character* is a unit and a mark can land after
+any of them; a run of other letters inside such text (``iPhone`` in ``我用iPhone手机``) stays one unit.
+Marks stay attached to their unit as they do to a word: trailing marks to the unit before them, opening
+marks (``「`` ``¿`` ``(``) to the unit after.
+
+* ``split_units(text) -> [str]``: the units of a text, marks attached (a token of marks only, as in
+  ``York , USA``, is passed through for ``tags`` to attach).
+* ``unit_spacing(text) -> [bool]``: for each unit of ``split_units(text)``, whether a space precedes it.
+* ``join_units(units, spacing=None) -> str``: the units as one line. Two units of a continuous script are
+  never separated by a space (written Chinese has none, whatever the transcript had); elsewhere a space is
+  written where ``spacing`` says the source had one, or, without ``spacing``, wherever neither side of the
+  gap is a continuous-script character (so ``我用iPhone手机`` and ``new york`` both come back as they are).
+* ``is_wide(units)``: whether a line is mostly continuous-script units, the test that picks full-width
+  marks (，。？！；：) over ASCII ones for the whole line; ``narrow_marks`` gives a mark's label form,
+  ``render_marks`` the form a line writes.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# Unicode blocks of scripts written without spaces between words.
+CONTINUOUS_RANGES = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0x20000, 0x2FA1F),  # CJK extensions B-F, compatibility supplement
+)
+OPENING = set("¿¡«‹“‘„‚([{<「『（【〈《")
+
+
+@lru_cache(maxsize=1 << 16)
+def is_continuous(ch: str) -> bool:
+    """Whether ``ch`` belongs to a script written without spaces between words."""
+    code = ord(ch)
+    return any(lo <= code <= hi for lo, hi in CONTINUOUS_RANGES)
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "P"
+
+
+@lru_cache(maxsize=1 << 16)  # the same tokens come back again and again
+def _split_token(token: str) -> tuple[str, ...]:
+    """One whitespace token as units. A token with no continuous-script character is one unit."""
+    if not any(is_continuous(ch) for ch in token):
+        return (token,)
+    units: list[str] = []
+    pending = ""  # marks read since the last letter
+    last_continuous = False
+    for ch in token:
+        if _is_mark(ch):
+            pending += ch
+            continue
+        here = is_continuous(ch)
+        if units and not here and not last_continuous:  # a letter continuing a non-continuous run
+            units[-1] += pending + ch
+        else:
+            k = len(pending)
+            while k > 0 and pending[k - 1] in OPENING:
+                k -= 1
+            if units:
+                units[-1] += pending[:k]
+                units.append(pending[k:] + ch)
+            else:
+                units.append(pending + ch)
+        pending, last_continuous = "", here
+    if pending:
+        if units:
+            units[-1] += pending
+        else:
+            units.append(pending)
+    return tuple(units)
+
+
+def split_units(text: str) -> list[str]:
+    return [unit for token in text.split() for unit in _split_token(token)]
+
+
+def unit_spacing(text: str) -> list[bool]:
+    """Whether a space precedes each unit of ``split_units(text)`` (False for the first)."""
+    spacing: list[bool] = []
+    for token in text.split():
+        pieces = _split_token(token)
+        spacing.extend([bool(spacing)] + [False] * (len(pieces) - 1))
+    return spacing
+
+
+def _core_edge(unit: str, last: bool) -> str:
+    """The first (or last) character of the unit that is not a mark ('' if none)."""
+    chars = reversed(unit) if last else iter(unit)
+    return next((ch for ch in chars if not _is_mark(ch)), "")
+
+
+def join_units(units: list[str], spacing: list[bool] | None = None) -> str:
+    if not units:
+        return ""
+    parts = [units[0]]
+    for i in range(1, len(units)):
+        left, right = _core_edge(units[i - 1], last=True), _core_edge(units[i], last=False)
+        touching = bool(left) and is_continuous(left) or bool(right) and is_continuous(right)
+        both = bool(left) and bool(right) and is_continuous(left) and is_continuous(right)
+        if spacing is None:
+            space = not touching
+        else:
+            space = spacing[i] and not both
+        parts.append((" " if space else "") + units[i])
+    return "".join(parts)
+
+
+def is_wide(units: list[str]) -> bool:
+    """Whether most units are continuous-script characters (the line takes full-width marks)."""
+    wide = sum(1 for u in units if any(is_continuous(ch) for ch in u))
+    return wide * 2 > len(units)
+
+
+# Marks whose form depends on the script: labels use the ASCII form, a wide line is written with the other.
+NARROW, WIDE = ",.?!;:()", "，。？！；：（）"
+TO_NARROW = str.maketrans(WIDE, NARROW)
+TO_WIDE = str.maketrans(NARROW, WIDE)
+# The enumeration comma has no ASCII form: a comma outside CJK text.
+TO_ASCII = str.maketrans(WIDE + "、", NARROW + ",")
+DOTTED = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]\.$")  # a dotted acronym whose last period is its own
+
+
+def narrow_marks(marks: str) -> str:
+    """Marks in their label form (``，`` -> ``,``)."""
+    return marks.translate(TO_NARROW)
+
+
+def render_marks(forms: list[str | None], units: list[str]) -> list[str | None]:
+    """The written units with each edge mark in the form the line's script takes (``is_wide``); inner
+    characters and a dotted acronym's own last period stay as they are. None (a deleted unit) stays None."""
+    table = TO_WIDE if is_wide(units) else TO_ASCII
+    out: list[str | None] = []
+    for form in forms:
+        if form is None:
+            out.append(None)
+            continue
+        start, end = 0, len(form)
+        while start < end and _is_mark(form[start]):
+            start += 1
+        while end > start and _is_mark(form[end - 1]):
+            end -= 1
+        if end < len(form) and DOTTED.search(form[: end + 1]):
+            end += 1  # U.S.A. keeps its last period
+        out.append(form[:start].translate(table) + form[start:end] + form[end:].translate(table))
+    return out

