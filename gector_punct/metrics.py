@@ -16,7 +16,7 @@ from sklearn.metrics import precision_recall_fscore_support
 
 from .corpora import read_tsv
 from .io import InputError, read_all_lines
-from .tags import CAPITAL, KEEP, LOWER, UPPER, case_tag, ends_sentence, looks_cased, split_edges
+from .tags import ACRONYM_CORE, CAPITAL, KEEP, LOWER, UPPER, case_tag, ends_sentence, looks_cased, split_edges
 from .units import split_units
 
 # The IWSLT convention: ': - --' count as COMMA, '! ;' as PERIOD; full-width CJK marks fold the same way.
@@ -60,7 +60,10 @@ def labels_from_words(words: list[str], cased: bool, mapping: dict[str, str] = I
 
 
 def _core(word: str) -> str:
-    return split_edges(word)[1].lower()
+    """What a reference word and its restored form share: the core, lower-case, a dotted acronym undotted
+    (``U.S.`` and ``US`` are one word: ``$ACRONYM`` writes the dots)."""
+    core = split_edges(word)[1]
+    return (core.replace(".", "") if ACRONYM_CORE.match(core) else core).lower()
 
 
 def labels_from_files(reference: str, prediction: str, mapping: dict[str, str] = IWSLT_MAP,

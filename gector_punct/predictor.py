@@ -40,7 +40,7 @@ from .config import DecodeConfig
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
 from .runtime import autocast, pick_device
-from .existing import MODES, constrain_line, prepare_spaced, strip_word
+from .existing import MODES, constrain_line, prepare, prepare_spaced, strip_word
 from .tags import (DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
                    mark_context, punct_label, split_edges, written_forms)
 from .units import join_units, split_units, unit_spacing
@@ -242,23 +242,26 @@ class Punctuator:
 
 def pair_questions(tags: list[Tag], opening_p: list[float], threshold: float) -> list[Tag]:
     """Spanish writes a question between ``¿`` and ``?``: a sentence the tags close with ``?`` and open with
-    no ``¿`` gets one before its word likeliest to take it, if that is at least ``threshold`` probable; a
-    ``¿`` in a sentence that the tags end otherwise is dropped. A sentence still open at the line's end
-    (a line cut mid-sentence) is left as it is."""
-    out, start = list(tags), 0
+    no ``¿`` gets one before its word likeliest to take it, if that is at least ``threshold`` probable or
+    the line already opens a question (a line with one ``¿`` is Spanish: all its questions open); a ``¿``
+    in a sentence that the tags end otherwise is dropped. A sentence still open at the line's end (a line
+    cut mid-sentence) is left as it is."""
+    out, spans, start = list(tags), [], 0
     for k, tag in enumerate(tags):
-        if tag.deletes or not ends_sentence(tag.append):
-            continue
-        span = [j for j in range(start, k + 1) if not out[j].deletes]
+        if not tag.deletes and ends_sentence(tag.append):
+            spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "?" in tag.append))
+            start = k + 1
+    questions = [span for span, asks in spans if asks]
+    spanish = any(INVERTED_QUESTION in tags[j].prepend or opening_p[j] >= threshold for span in questions for j in span)
+    for span, asks in spans:
         opened = [j for j in span if INVERTED_QUESTION in out[j].prepend]
-        if "?" in tag.append and not opened:
+        if asks and not opened:
             best = max(span, key=lambda j: opening_p[j])
-            if opening_p[best] >= threshold:
+            if spanish and opening_p[best] > 0:
                 out[best] = _with_prepend(out[best], INVERTED_QUESTION + out[best].prepend)
-        elif opened and "?" not in tag.append:
+        elif opened and not asks:
             for j in opened:
                 out[j] = _with_prepend(out[j], out[j].prepend.replace(INVERTED_QUESTION, ""))
-        start = k + 1
     return out
 
 

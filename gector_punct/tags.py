@@ -32,11 +32,12 @@ comes back as ``York, USA``) and the width of marks.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
-from .units import join_units, narrow_marks, render_marks, split_units
+# Facts about marks of every script live in units.py; tags re-exports those its users import from here.
+from .units import (OPENING, SENTENCE_END, ends_sentence, join_units, narrow_marks, render_marks,  # noqa: F401
+                    split_edges, split_units, starts_lower)
 
 KEEP = "$KEEP"
 DELETE = "$DELETE"
@@ -49,34 +50,13 @@ CAPITAL, UPPER, LOWER, CHARS = (CASE_PREFIX + s for s in ("CAPITAL", "UPPER", "L
 OP_SEP = "SEPL__SEPR"
 TOKEN_SEP = "SEPL|||SEPR"
 
-# Marks that open something and therefore attach to the *next* word when they stand alone in a target.
-OPENING = set("¿¡«‹“‘„‚([{<「『（【〈《")
 STRAIGHT_QUOTES = set("\"'")
-# Marks that end a sentence, for sentence-boundary detection and metrics.
-SENTENCE_END = set(".?!…。？！")
 # A dotted acronym's core (the last period is a trailing mark): U.S, a.m, N.A.S.A
 ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")
 
 
 class AlignmentError(ValueError):
     """A source line and its target do not correspond word by word."""
-
-
-def is_punct(ch: str) -> bool:
-    return unicodedata.category(ch)[0] == "P"
-
-
-@lru_cache(maxsize=1 << 16)  # the same words come back again and again in a text
-def split_edges(token: str) -> tuple[str, str, str]:
-    """``'¿Qué?'`` -> (``'¿'``, ``'Qué'``, ``'?'``): leading marks, core, trailing marks.
-
-    A token made only of marks comes back as (``''``, ``''``, token)."""
-    start, end = 0, len(token)
-    while start < end and is_punct(token[start]):
-        start += 1
-    while end > start and is_punct(token[end - 1]):
-        end -= 1
-    return token[:start], token[start:end], token[end:]
 
 
 def make_source(target_line: str) -> str:
@@ -382,11 +362,6 @@ MARK_CONTEXTS = ("start", "none", "pause", "end")
 START_CONTEXT, NONE_CONTEXT, PAUSE_CONTEXT, END_CONTEXT = range(len(MARK_CONTEXTS))
 
 
-def ends_sentence(marks: str) -> bool:
-    """Whether trailing marks end a sentence (``.``, ``?"``, ``!)``, ``。`` ...)."""
-    return any(ch in SENTENCE_END for ch in marks)
-
-
 def mark_context(written_word: str) -> int:
     """The context a written word gives the next one: ``end`` after . ? ! (also inside ``."`` or ``?)``),
     ``pause`` after any other trailing mark, ``none`` after a bare word."""
@@ -394,12 +369,6 @@ def mark_context(written_word: str) -> int:
     if not trail:
         return NONE_CONTEXT
     return END_CONTEXT if ends_sentence(trail) else PAUSE_CONTEXT
-
-
-def starts_lower(written_word: str) -> bool:
-    """Whether the word's first letter is lower-case (a word with no letters does not)."""
-    first = next((ch for ch in written_word if ch.isalpha()), "")
-    return first.islower()
 
 
 def capitalise_sentence_starts(words: list[str], tags: list[Tag]) -> list[Tag]:

@@ -13,6 +13,8 @@ marks (``「`` ``¿`` ``(``) to the unit after.
   never separated by a space (written Chinese has none, whatever the transcript had); elsewhere a space is
   written where ``spacing`` says the source had one, or, without ``spacing``, wherever neither side of the
   gap is a continuous-script character (so ``我用iPhone手机`` and ``new york`` both come back as they are).
+* Marks: ``split_edges(token)`` (leading marks, core, trailing marks), ``OPENING`` marks, ``SENTENCE_END``
+  marks (``ends_sentence``) of every script.
 * ``is_wide(units)``: whether a line is mostly continuous-script units, the test that picks full-width
   marks (，。？！；：) over ASCII ones for the whole line; ``narrow_marks`` gives a mark's label form,
   ``render_marks`` the form a line writes.
@@ -35,7 +37,10 @@ CONTINUOUS_RANGES = (
     (0xF900, 0xFAFF),  # CJK compatibility ideographs
     (0x20000, 0x2FA1F),  # CJK extensions B-F, compatibility supplement
 )
+# Marks that open something and therefore attach to the *next* word when they stand alone in a target.
 OPENING = set("¿¡«‹“‘„‚([{<「『（【〈《")
+# Marks that end a sentence, for sentence-boundary detection and metrics.
+SENTENCE_END = set(".?!…。？！")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -45,8 +50,32 @@ def is_continuous(ch: str) -> bool:
     return any(lo <= code <= hi for lo, hi in CONTINUOUS_RANGES)
 
 
-def _is_mark(ch: str) -> bool:
+def is_punct(ch: str) -> bool:
     return unicodedata.category(ch)[0] == "P"
+
+
+@lru_cache(maxsize=1 << 16)  # the same words come back again and again in a text
+def split_edges(token: str) -> tuple[str, str, str]:
+    """``'¿Qué?'`` -> (``'¿'``, ``'Qué'``, ``'?'``): leading marks, core, trailing marks.
+
+    A token made only of marks comes back as (``''``, ``''``, token)."""
+    start, end = 0, len(token)
+    while start < end and is_punct(token[start]):
+        start += 1
+    while end > start and is_punct(token[end - 1]):
+        end -= 1
+    return token[:start], token[start:end], token[end:]
+
+
+def ends_sentence(marks: str) -> bool:
+    """Whether trailing marks end a sentence (``.``, ``?"``, ``!)``, ``。`` ...)."""
+    return any(ch in SENTENCE_END for ch in marks)
+
+
+def starts_lower(written_word: str) -> bool:
+    """Whether the word's first letter is lower-case (a word with no letters does not)."""
+    first = next((ch for ch in written_word if ch.isalpha()), "")
+    return first.islower()
 
 
 @lru_cache(maxsize=1 << 16)  # the same tokens come back again and again
@@ -58,7 +87,7 @@ def _split_token(token: str) -> tuple[str, ...]:
     pending = ""  # marks read since the last letter
     last_continuous = False
     for ch in token:
-        if _is_mark(ch):
+        if is_punct(ch):
             pending += ch
             continue
         here = is_continuous(ch)
@@ -98,7 +127,7 @@ def unit_spacing(text: str) -> list[bool]:
 def _core_edge(unit: str, last: bool) -> str:
     """The first (or last) character of the unit that is not a mark ('' if none)."""
     chars = reversed(unit) if last else iter(unit)
-    return next((ch for ch in chars if not _is_mark(ch)), "")
+    return next((ch for ch in chars if not is_punct(ch)), "")
 
 
 def join_units(units: list[str], spacing: list[bool] | None = None) -> str:
@@ -146,12 +175,7 @@ def render_marks(forms: list[str | None], units: list[str]) -> list[str | None]:
         if form is None:
             out.append(None)
             continue
-        start, end = 0, len(form)
-        while start < end and _is_mark(form[start]):
-            start += 1
-        while end > start and _is_mark(form[end - 1]):
-            end -= 1
-        if end < len(form) and DOTTED.search(form[: end + 1]):
-            end += 1  # U.S.A. keeps its last period
-        out.append(form[:start].translate(table) + form[start:end] + form[end:].translate(table))
+        lead, core, trail = split_edges(form)
+        own = 1 if trail.startswith(".") and DOTTED.search(core + ".") else 0  # U.S.A. keeps its last period
+        out.append(lead.translate(table) + core + trail[:own] + trail[own:].translate(table))
     return out

@@ -120,7 +120,20 @@ def test_questions_are_opened_and_unclosed_openings_dropped():
     paired = pair_questions(tags, opening_p, 0.05)
     assert apply_tags(words, paired) == "hola, ¿cómo estás? bien gracias."
     # Below the threshold (an English question): nothing is added.
-    assert apply_tags(words, pair_questions(tags, [0.01] * 5, 0.05)) == "hola, cómo estás? bien gracias."
+    english = [Tag("$APPEND_,"), Tag(), Tag("$APPEND_?"), Tag(), Tag("$APPEND_.")]
+    assert apply_tags(words, pair_questions(english, [0.01] * 5, 0.05)) == "hola, cómo estás? bien gracias."
+    # A line that opens one question is Spanish: its other questions open too, however unlikely.
+    two = [Tag(), Tag("$APPEND_?"), Tag(), Tag(), Tag("$APPEND_?")]
+    assert apply_tags(words, pair_questions(two, [0.3, 0.0, 0.01, 0.002, 0.0], 0.05)) == "¿hola cómo? ¿estás bien gracias?"
     # A sentence still open at the line's end keeps its ¿.
     open_tags = [Tag(), Tag("$PREPEND_¿"), Tag(), Tag(), Tag()]
     assert pair_questions(open_tags, [0.0] * 5, 0.05) == open_tags
+
+
+def test_scoring_matches_a_dotted_reference_acronym_with_its_restored_form(tmp_path):
+    from gector_punct.metrics import labels_from_files
+    ref, pred = tmp_path / "ref.txt", tmp_path / "pred.txt"
+    ref.write_text("Jackyll, n.d.r.. Senza di te in the U.S.\n", encoding="utf-8")
+    pred.write_text("Jackyll, NDR: senza di te in the US.\n", encoding="utf-8")
+    reference, prediction = labels_from_files(str(ref), str(pred))
+    assert len(reference) == len(prediction) == 8

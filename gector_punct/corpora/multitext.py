@@ -18,12 +18,13 @@ import zipfile
 from html.parser import HTMLParser
 from xml.etree import ElementTree
 
+from ..units import TO_WIDE
 from .clean import CODE_LIKE
 
 CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 WIDE_MARK = r"\u3000-\u303f\uff00-\uffef\u2018-\u201f\u2026\u2014\u00b7"  # CJK and full-width marks, curly quotes
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|\x1b")
-FULL_WIDTH = str.maketrans({",": "\uff0c", "?": "\uff1f", "!": "\uff01", ";": "\uff1b", ":": "\uff1a", ".": "\u3002"})
+FULL_WIDTH = TO_WIDE  # units.py: the one table of full-width marks
 ODD = "[\u2122\u00ae\u00a9\u200b-\u200d\u2060\ufeff]"  # ™ ® © and zero-width characters: removed
 CODE = "\x00"  # stands for dropped code in a paragraph: its sentence is dropped
 STOPWORDS = {
