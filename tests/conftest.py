@@ -81,18 +81,21 @@ def write_pairs(directory, name: str, pairs) -> tuple[str, str]:
 @pytest.fixture(scope="session")
 def learnable_data(tmp_path_factory):
     """Preprocessed train/dev files of the learnable task."""
-    from gector_punct.preprocess import preprocess_files
-
     directory = tmp_path_factory.mktemp("learnable")
-    paths = {}
-    for name, n, seed in (("train", 300, 1), ("dev", 60, 2)):
-        src, tgt = write_pairs(directory, name, learnable_pairs(n, seed))
-        lines, _ = preprocess_files(src, tgt)
-        paths[name] = os.path.join(directory, f"{name}.tagged")
-        with open(paths[name], "w", encoding="utf-8") as f:
-            f.writelines(line + "\n" for line in lines)
+    paths = {name: write_tagged(directory, name, learnable_pairs(n, seed)) for name, n, seed in (("train", 300, 1), ("dev", 60, 2))}
     paths["dev_pairs"] = learnable_pairs(60, 2)
     return paths
+
+
+def write_tagged(directory, name: str, pairs) -> str:
+    """(source, target) pairs -> DIRECTORY/NAME.tagged, preprocessed as utils/preprocess_data.py does."""
+    from gector_punct.preprocess import preprocess_files
+
+    lines, _ = preprocess_files(*write_pairs(directory, name, pairs))
+    path = os.path.join(directory, f"{name}.tagged")
+    with open(path, "w", encoding="utf-8") as f:
+        f.writelines(line + "\n" for line in lines)
+    return path
 
 
 @pytest.fixture(scope="session")

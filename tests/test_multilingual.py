@@ -9,7 +9,7 @@ import sys
 import pytest
 import torch
 
-from conftest import ROOT, write_pairs
+from conftest import ROOT, write_tagged
 from gector_punct.encoding import load_tokenizer, resolve_encoder
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import make_source
@@ -55,17 +55,10 @@ def chinese_pairs(n: int, seed: int) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def xlmr_tagger(e5_path, tmp_path_factory):
-    from gector_punct.preprocess import preprocess_files
     from gector_punct.trainer import TrainOptions, train
 
     work = tmp_path_factory.mktemp("zh")
-    paths = {}
-    for name, n, seed in (("train", 300, 1), ("dev", 40, 2)):
-        src, tgt = write_pairs(work, name, chinese_pairs(n, seed))
-        lines, _ = preprocess_files(src, tgt)
-        paths[name] = os.path.join(work, f"{name}.tagged")
-        with open(paths[name], "w", encoding="utf-8") as f:
-            f.writelines(line + "\n" for line in lines)
+    paths = {name: write_tagged(work, name, chinese_pairs(n, seed)) for name, n, seed in (("train", 300, 1), ("dev", 40, 2))}
     model_dir = str(work / "model")
     train(TrainOptions(train_set=paths["train"], dev_set=paths["dev"], model_dir=model_dir, transformer_model=e5_path,
                        encoder_config=TINY_XLMR, n_epoch=5, lr=3e-3, batch_size=16, max_len=64, patience=5,
