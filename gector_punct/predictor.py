@@ -88,6 +88,9 @@ class Punctuator:
             self.encoders.append(model.text_encoder(max_len))
         # The ensemble's label spaces, per head: the union of the models' labels, by name.
         self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
+        # The punctuation labels that open a question with ¿ (``pair_questions``).
+        self.opening = [j for j, name in enumerate(self.names[PUNCT_HEAD.name])
+                        if INVERTED_QUESTION in Tag.parse(name).prepend]
 
     @classmethod
     def load(cls, paths: str | list[str] = DEFAULT_MODEL, vocab_path: str | None = None, **options) -> Punctuator:
@@ -203,8 +206,7 @@ class Punctuator:
         label_p, label_i = (x.tolist() for x in labels.max(-1))
         case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
         error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
-        opening = [j for j, name in enumerate(punct_names) if INVERTED_QUESTION in Tag.parse(name).prepend]
-        opening_p = (probabilities[0][:, opening].sum(-1) if opening else torch.zeros(len(labels))).tolist()
+        opening_p = (probabilities[0][:, self.opening].sum(-1) if self.opening else torch.zeros(len(labels))).tolist()
         threshold = d.min_error_probability
         made: dict[tuple[str, str], Tag] = {}  # one Tag object per distinct edit: its parts parsed once
         tags, start = [], 0

@@ -17,7 +17,6 @@ ZH_FILE = os.path.join(SHARED, "data", "iwslt", "iwslt2010_dev_zh.txt")
 SPANISH = ["¿Dónde está la estación de tren?", "No lo sé, pero creo que está cerca del río.", "¡Qué sorpresa!",
            "Mi hermana vive en los EE.UU. desde 2019.", "«Vamos», dijo ella, «ya es tarde».",
            "¿Vienes mañana o el lunes?", "El precio subió un 3,5 por ciento este año.", "¿Y tú? Yo prefiero el té."]
-HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def zh_lines() -> list[str]:
@@ -51,7 +50,6 @@ def test_chinese_source_has_no_spaces_and_marks_come_back_full_width():
     assert make_source(target) == "首先我们看到的是gb级别的照片对吗"
     restored = round_trip(target)
     assert restored == "首先，我们看到的是GB级别的照片。对吗？"
-    assert not HAN.search(restored.replace("GB", "")) is None
 
 
 def test_labels_are_script_neutral():

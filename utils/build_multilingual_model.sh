@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuild models/multilingual/ from the registries: data, preprocessing, training, compression, evaluation.
-#   bash utils/build_multilingual_model.sh [WORKDIR]    (data ~5 min; training ~2 h on 2 CPU cores)
+#   bash utils/build_multilingual_model.sh [WORKDIR]    (text builder 37 s with its packages cached; training 84 min on 2 CPU cores)
 # Data: utils/prepare_multilingual_data.py (zh with written Cantonese, fr, de, es, it; sources and cleaning in
 # gector_punct/corpora/languages.py, data card WORKDIR/data/stats.json), the English of the default model
 # (TED transcripts and cased speech-like text, utils/build_default_model.sh's first steps), and the French

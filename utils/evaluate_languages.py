@@ -72,11 +72,11 @@ def table_row(row: dict) -> list[str]:
     def f1(cls: str) -> str:
         return f"{punct[cls]['f1']:.1f}" if cls in punct and punct[cls]["support"] else "-"
     overall = punct["overall"]
-    case = row["scores"].get("case", {}).get("overall", {})
-    boundary = row["scores"].get("boundary", {}).get("overall", row["scores"].get("boundary", {}))
+    case = row["scores"].get("case", {}).get("overall", {})  # no case group where the reference has none
+    boundary = row["scores"]["boundary"]["overall"]
     return [row["set"], str(row["lines"]), f"{row['words']:,}", f1("COMMA"), f1("PERIOD"), f1("QUESTION"),
             f"{overall['precision']:.1f}", f"{overall['recall']:.1f}", f"{overall['f1']:.1f}",
-            f"{case['f1']:.1f}" if case else "-", f"{boundary['f1']:.1f}" if boundary else "-",
+            f"{case['f1']:.1f}" if case else "-", f"{boundary['f1']:.1f}",
             f"{row['words_per_s']:.0f}"]
 
 

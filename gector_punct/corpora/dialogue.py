@@ -29,24 +29,31 @@ def member(package, suffix: str) -> str:
     return found[0]
 
 
-def read_chatterbot(wheel) -> list:
-    """chatterbot-corpus English dialogue: utterances with code-like characters, under 3 words, not starting
-    upper-case or not ending in . ? ! dropped; duplicates dropped; blocks of CHAT_BLOCK utterances."""
+def chatterbot_utterances(wheel, language: str):
+    """The utterances of chatterbot-corpus's ``data/<language>/*.yml`` (files sorted by name), HTML entities
+    decoded, in file order."""
     try:
         import yaml
     except ImportError:
         raise RuntimeError("the chatterbot source needs PyYAML (pip install pyyaml), "
                            "or leave it out with --sources") from None
-    seen, kept = set(), []
-    for name in sorted(n for n in wheel.namelist() if re.search(r"/data/english/[^/]+\.yml$", n)):
+    for name in sorted(n for n in wheel.namelist() if re.search(rf"/data/{language}/[^/]+\.yml$", n)):
         for conversation in yaml.safe_load(wheel.read(name)).get("conversations") or []:
             for utt in conversation:
-                utt = " ".join(html.unescape(str(utt)).translate(CHARMAP).split())
-                if (re.search(CODE_LIKE + r"|[()]|\n", utt) or len(utt.split()) < 3 or not utt[0].isupper()
-                        or utt[-1] not in ".?!\"" or mostly_upper(utt) or utt in seen):
-                    continue
-                seen.add(utt)
-                kept.append(utt)
+                yield html.unescape(str(utt))
+
+
+def read_chatterbot(wheel) -> list:
+    """chatterbot-corpus English dialogue: utterances with code-like characters, under 3 words, not starting
+    upper-case or not ending in . ? ! dropped; duplicates dropped; blocks of CHAT_BLOCK utterances."""
+    seen, kept = set(), []
+    for utt in chatterbot_utterances(wheel, "english"):
+        utt = " ".join(utt.translate(CHARMAP).split())
+        if (re.search(CODE_LIKE + r"|[()]|\n", utt) or len(utt.split()) < 3 or not utt[0].isupper()
+                or utt[-1] not in ".?!\"" or mostly_upper(utt) or utt in seen):
+            continue
+        seen.add(utt)
+        kept.append(utt)
     return blocks(kept, CHAT_BLOCK)
 
 

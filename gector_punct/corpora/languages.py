@@ -9,7 +9,6 @@ multitext.normalise_zh.
 """
 from __future__ import annotations
 
-import html
 import json
 import os
 import random
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 
 from . import multitext as mt
 from .clean import CHARMAP, CODE_LIKE, blocks, clean, mostly_upper
+from .dialogue import chatterbot_utterances
 from .sources import Source
 
 FORTUNES = {"zh": ("deb", "fortunes-zh", "2.98"), "de": ("deb", "fortunes-de", "0.35-1"),
@@ -213,25 +213,21 @@ def read_chatterbot_lang(wheel, lang: str) -> list:
     and ``edited_zh`` (many Chinese utterances have no end mark and go); of spelling variants that differ only
     in accents (the French files repeat questions without accents: ``telescope``, ``Ca va``) only the one with
     the most accented letters kept; duplicates dropped; blocks of CHAT_BLOCK utterances."""
-    import yaml
     kept, best = [], {}  # best: accent-free key -> the variant kept
-    folder = f"/data/{CHATTERBOT_DIR[lang]}/"
-    for name in sorted(n for n in wheel.namelist() if folder in n and n.endswith(".yml")):
-        for conversation in yaml.safe_load(wheel.read(name)).get("conversations") or []:
-            for utt in conversation:
-                utt = " ".join(html.unescape(str(utt)).split())
-                if lang == "zh":
-                    utt = mt.normalise_zh(utt)
-                    ok = edited_zh(utt) and not re.search(r"[()]", utt)
-                else:
-                    utt = clean_latin(utt, lang)
-                    ok = edited(utt, 3, lang) and not re.search(r"[()]", utt)
-                key = strip_accents(utt)
-                if ok:
-                    if key not in best:
-                        kept.append(key)
-                    if key not in best or _accents(utt) > _accents(best[key]):
-                        best[key] = utt
+    for utt in chatterbot_utterances(wheel, CHATTERBOT_DIR[lang]):
+        utt = " ".join(utt.split())
+        if lang == "zh":
+            utt = mt.normalise_zh(utt)
+            ok = edited_zh(utt) and not re.search(r"[()]", utt)
+        else:
+            utt = clean_latin(utt, lang)
+            ok = edited(utt, 3, lang) and not re.search(r"[()]", utt)
+        key = strip_accents(utt)
+        if ok:
+            if key not in best:
+                kept.append(key)
+            if key not in best or _accents(utt) > _accents(best[key]):
+                best[key] = utt
     return (zh_blocks if lang == "zh" else blocks)([best[key] for key in kept], CHAT_BLOCK)
 
 
