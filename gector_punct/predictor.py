@@ -36,6 +36,7 @@ import torch
 from .audio import AudioSpec, parse_spec
 from .audio_data import AudioLines
 from .bootstrapper import text_fractions
+from .case_forms import CaseForms
 from .config import DecodeConfig
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
@@ -61,15 +62,16 @@ class Punctuator:
     """Restores lines with one or more trained taggers. ``Punctuator.load()`` takes the shipped model;
     ``predict(lines) -> lines``, ``restore_words(words) -> words``, ``predict_tags(word lines) -> tags``;
     settings: ``decode`` (DecodeConfig), ``existing`` (keep | strip), ``iteration_count``, ``batch_size``,
-    ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``."""
+    ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``, ``case_forms``
+    (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``)."""
 
     def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
                  batch_size: int = 32, max_len: int | None = None, tasks: frozenset[str] | str = DEFAULT_TASKS,
                  device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
-                 skip_bad_audio: bool = False, existing: str = "keep"):
+                 skip_bad_audio: bool = False, existing: str = "keep", case_forms: CaseForms | None = None):
         if existing not in MODES:
             raise ValueError(f"unknown existing-text mode {existing!r} (one of {', '.join(MODES)})")
-        self.models, self.existing = models, existing
+        self.models, self.existing, self.case_forms = models, existing, case_forms
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         self.iteration_count, self.batch_size = iteration_count, batch_size
@@ -98,6 +100,7 @@ class Punctuator:
         constructor. Encoders load without transformers where they can (``bert``)."""
         paths = [paths] if isinstance(paths, str) else list(paths)
         light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers
+        options.setdefault("case_forms", CaseForms.load(paths[0]))
         return cls([Seq2Labels.load(p, vocab_path, light=light) for p in paths], **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
@@ -226,7 +229,8 @@ class Punctuator:
                     if not made[key].deletes:  # a deleted word passes on the context it was given
                         context = mark_context(made[key].apply(word))
                 line = pair_questions(constrain_line(words, line), opening_p[start:end], d.question_opening)
-                tags.append(capitalise_sentence_starts(words, line))
+                line = capitalise_sentence_starts(words, line)
+                tags.append(self.case_forms.apply(words, line) if self.case_forms else line)
             start = end
         return tags
 

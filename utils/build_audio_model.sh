@@ -44,5 +44,6 @@ score models/audio_en.new mixed_with_audio --audio_list "$S/test/audio.list" --a
 score models/audio_en.new mixed_without_audio
 score "$W/text/best" text_only
 score models/default_en default_en
+cp models/default_en/case_forms.tsv.gz models/audio_en.new/  # the case forms of the model it starts from
 rm -rf models/audio_en && mv models/audio_en.new models/audio_en
 du -sh models/audio_en

@@ -18,6 +18,8 @@ python utils/prepare_default_data.py --out_prefix "$W/cased" --cache_dir "$W/cac
 python utils/prepare_default_data.py --out_prefix "$W/cased_long" --cache_dir "$W/cache" --seed 1 --max_words 120
 python utils/prepare_default_data.py --out_prefix "$W/fortunes_long" --cache_dir "$W/cache" --seed 1 --max_words 120 \
   --sources fortunes
+# Every registry source (about 6M words): counted for the case forms only (how words are written when not lower-case).
+python utils/prepare_default_data.py --out_prefix "$W/corpora" --cache_dir "$W/cache" --seed 1 --max_words 120 --sources all
 for name in ted cased; do
   python utils/preprocess_data.py -s "$W/$name.dev.src" -t "$W/$name.dev.tgt" -o "$W/$name.dev.tagged"
 done
@@ -32,6 +34,7 @@ python train.py --config configs/default_en.json --train_set "$W/all.train.tagge
 # F1 stays within 0.5 of the full model), then tune the decoding defaults on the dev files.
 python utils/compress_model.py --model_path "$W/model/best" --output models/default_en.new --dev_set "$W/all.dev.tagged" \
   --ranks 64 96 104 112
+python utils/build_case_forms.py --text "$W/corpora.train.tgt" --model_path models/default_en.new
 python utils/model_report.py --model_path models/default_en.new --ted_dev "$W/ted.dev.tagged" \
   --cased_dev "$W/cased.dev.tagged" --tune --truecase --json "$W/report.json"
 rm -rf models/default_en && mv models/default_en.new models/default_en

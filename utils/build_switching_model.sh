@@ -55,5 +55,6 @@ python utils/prepare_switching_data.py --out "$W/tune" --cache "$W/cache" --flue
 python utils/evaluate_switching.py --data "$D" --switching models/switch_en.new --disf_model "$W/disf_only" \
   --punc_model "$W/punc_only" --swbd_sets "" --tune_data "$W/tune" --out "$W/table2.tuned.json"
 python utils/benchmark_switching.py --input "$D/joint.dev.src" --model_path models/switch_en.new
+cp models/default_en/case_forms.tsv.gz models/switch_en.new/  # the case forms of the model it starts from
 rm -rf models/switch_en && mv models/switch_en.new models/switch_en
 du -sh models/switch_en

@@ -1,0 +1,85 @@
+"""Case forms: how a word is written when the tagger makes it not lower-case (``gector_punct.case_forms``)."""
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from gector_punct.case_forms import FILE_NAME, CaseForm, CaseForms
+from gector_punct.predictor import Punctuator
+from gector_punct.tags import CAPITAL, KEEP, UPPER, Tag, apply_tags, punct_label
+
+TEXT = ["She bought an iPhone and a new iPad from IBM, okay?",
+        "Okay, we met at IBM and she said okay to the iPhone.",
+        "IPHONE SALES ARE DOWN",  # shouted: says nothing about case
+        "Iphone is how a sentence starts, and it says nothing either.",
+        "We like New York, and the new iPhone, okay?",
+        "Zebras run.",
+        "They told us, and us again, about the US."]
+
+
+def forms():
+    return CaseForms.count(TEXT, min_count=1)
+
+
+def test_count_ignores_sentence_starts_and_shouted_lines():
+    lexicon = forms().forms
+    assert lexicon["iphone"] == CaseForm("iPhone", 100)
+    assert lexicon["ibm"] == CaseForm("IBM", 100)
+    assert lexicon["okay"] == CaseForm("Okay", 0)  # never capitalised inside a sentence
+    assert lexicon["new"] == CaseForm("New", 33)
+    assert lexicon["us"] == CaseForm("US", 33)
+    assert "sales" not in lexicon and "zebras" not in lexicon  # only in the shouted line, at a sentence start
+    assert "iphone" not in CaseForms.count(TEXT, min_count=4).forms  # seen 3 times inside sentences
+
+
+def restore(words, tags):
+    return apply_tags(words, forms().apply(words, tags))
+
+
+def test_names_take_their_form_and_common_words_a_capital():
+    words = "okay so the iphone from ibm is new".split()
+    upper = Tag(KEEP, UPPER)
+    tags = [upper, Tag(), Tag(), Tag(KEEP, CAPITAL), Tag(), Tag(KEEP, UPPER), Tag(), Tag()]
+    assert restore(words, tags) == "Okay so the iPhone from IBM is new"
+    # A sentence start writes a name's own form, first letter raised; an unknown word keeps the tagger's choice.
+    end = Tag(punct_label("", "."), KEEP)
+    words = "it works us too iphone sales zorg rose".split()
+    tags = [Tag(), end, upper, end, upper, Tag(), upper, Tag()]
+    assert restore(words, tags) == "it works. Us too. IPhone sales ZORG rose"
+    assert restore(["of", "us"], [Tag(), Tag(KEEP, CAPITAL)]) == "of US"  # mostly lower, but not here
+
+
+def test_lower_case_decisions_acronyms_and_cased_input_stay():
+    words = "the iphone ibm IBM".split()
+    acronym = Tag(punct_label("", "", acronym=True), UPPER)
+    tags = [Tag(), Tag(), acronym, Tag(KEEP, CAPITAL)]
+    assert forms().apply(words, tags)[:3] == tags[:3]
+    assert forms().apply(words, tags)[3] == tags[3]  # "IBM" is not an all-lower-case key
+
+
+def test_save_load_round_trip_and_bad_file(tmp_path):
+    forms().save(str(tmp_path))
+    assert CaseForms.load(str(tmp_path)).forms == forms().forms
+    assert CaseForms.load(str(tmp_path / "absent")) is None
+    (tmp_path / FILE_NAME).write_bytes(gzip.compress("iPhone\t88\nIBM 100\n".encode("utf-8")))
+    with pytest.raises(ValueError, match=rf"{FILE_NAME}:2:"):
+        CaseForms.load(str(tmp_path))
+
+
+def test_predictor_reads_the_model_folders_forms(trained_tiny, tmp_path):
+    folder = str(tmp_path / "model")
+    shutil.copytree(os.path.join(trained_tiny["dir"], "best"), folder)
+    assert Punctuator.load(folder, device="cpu").case_forms is None
+    (tmp_path / "text.tgt").write_text("\n".join(TEXT) + "\n", encoding="utf-8")
+    cmd = [sys.executable, os.path.join(ROOT, "utils", "build_case_forms.py"), "--text", str(tmp_path / "text.tgt"),
+           "--model_path", folder, "--min_count", "1"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    assert Punctuator.load(folder, device="cpu").case_forms.forms == forms().forms
+    (tmp_path / "lower.tgt").write_text("all lower case here\n" * 5, encoding="utf-8")
+    cmd[3] = str(tmp_path / "lower.tgt")
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    assert run.returncode != 0 and "lower.tgt" in run.stderr and "no case" in run.stderr

@@ -1,0 +1,51 @@
+#!/usr/bin/env python
+"""Write a model folder's case forms (``case_forms.tsv.gz``): how each word is written when it is not
+lower-case, counted in cased training text (``gector_punct.case_forms``; the predictor reads it at load time).
+
+    python utils/build_case_forms.py --text work/corpora/all.train.tgt --model_path models/default_en
+
+Give it target (written) text only, and training text only: dev text would leak into what is scored.
+"""
+import argparse
+import os
+import sys
+from itertools import islice
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gector_punct.case_forms import FILE_NAME, CaseForms  # noqa: E402
+from gector_punct.io import InputError, read_lines  # noqa: E402
+from gector_punct.tags import looks_cased  # noqa: E402
+
+
+def cased_lines(paths: list[str]):
+    """The lines of every file, after checking that each carries case (an uncased file teaches nothing)."""
+    for path in paths:
+        sample = [line for _, line in islice(read_lines(path), 2000)]
+        if not looks_cased(sample):
+            raise InputError(f"{path}: its first {len(sample)} lines carry no case; give cased target text")
+        yield from (line for _, line in read_lines(path))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--text", nargs="+", required=True, help="cased target text files (training split only)")
+    p.add_argument("--model_path", required=True, help="model folder to write case_forms.tsv.gz into")
+    p.add_argument("--min_count", type=int, default=5,
+                   help="keep words seen at least this often away from a sentence start (default 5)")
+    args = p.parse_args()
+    if not os.path.isdir(args.model_path):
+        sys.exit(f"error: {args.model_path} is not a model folder")
+    try:
+        forms = CaseForms.count(cased_lines(args.text), args.min_count)
+    except InputError as e:
+        sys.exit(f"error: {e}")
+    forms.save(args.model_path)
+    named = sum(f.share >= 50 for f in forms.forms.values())
+    shaped = sum(f.form != f.form[:1].upper() + f.form[1:].lower() for f in forms.forms.values())
+    size = os.path.getsize(os.path.join(args.model_path, FILE_NAME))
+    print(f"{len(forms.forms)} words ({named} mostly not lower-case, {shaped} upper or mixed case), "
+          f"{size / 1024:.0f} KiB -> {os.path.join(args.model_path, FILE_NAME)}")
+
+
+if __name__ == "__main__":
+    main()
