@@ -82,6 +82,8 @@ def test_fortunes_keep_prose_and_drop_verse_code_and_attributions(tmp_path):
 def test_clean_text_becomes_words_and_lines():
     words = words_of(clean("SMITH: Well \u2014 thank you (Applause.) all! It\u2019s fine."))
     assert words == ["Well,", "thank", "you", "all!", "It's", "fine."]
+    assert words_of(clean('I\'ll get you deported."I want it.So be it.')) == [
+        "I'll", "get", "you", "deported.\"", "I", "want", "it.", "So", "be", "it."]
     lines = cut_lines(words * 10, random.Random(1), 3, 7)
     assert " ".join(lines).split() == words * 10 and all(3 <= len(ln.split()) <= 7 for ln in lines[:-1])
 

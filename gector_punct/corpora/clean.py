@@ -15,7 +15,8 @@ import unicodedata
 from ..tags import OPENING, ends_sentence, split_edges
 
 RULES = [
-    "missing space after . ? ! before a capitalised word restored; runs of 4+ dots to ...; leading marks of a line dropped",
+    "missing space after . ? ! (or a closing quote after them) before a capitalised word restored; "
+    "runs of 4+ dots to ...; leading marks of a line dropped",
     "HTML entities unescaped; curly quotes to straight; NBSP and other odd spaces to a space; \u2026 to ...",
     "speaker labels removed (upper-case name + colon at a line start, or glued after . ? !)",
     "lines of AUDIENCE MEMBER(S) removed; lines mostly in upper case removed",
@@ -45,7 +46,8 @@ def clean(text: str) -> str:
     """Transcript text -> speech only: no labels, stage directions, audience lines or odd characters."""
     text = html.unescape(text).translate(CHARMAP)
     text = re.sub(r"\([^()]*\)", " ", text)
-    text = STAGE.sub(" ", re.sub(r"(?<=[\w'][^\W_][.?!])(?=[A-Z](?:[a-z']|\s))", " ", text))
+    text = re.sub(r"(?<=[\w'][^\W_][.?!])(\"?)(?=[A-Z](?:[a-z']|\s))", r"\1 ", text)  # deported."I -> deported." I
+    text = STAGE.sub(" ", text)
     text = NOTE.sub(" ", text).replace("[", "").replace("]", "")
     kept = []
     for line in text.split("\n"):
