@@ -42,13 +42,14 @@ from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
 from .runtime import autocast, pick_device
 from .existing import MODES, constrain_line, prepare, prepare_spaced, strip_word
-from .tags import (DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
+from .tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
                    mark_context, punct_label, split_edges, written_forms)
-from .units import join_units, split_units, unit_spacing
+from .units import join_units, narrow_marks, split_units, starts_lower, unit_spacing
 from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
 
 INVERTED_QUESTION = "¿"
+PAUSE_MARKS = set(",;:")
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 DEFAULT_MODEL = os.path.join(MODELS, "default_en")
 SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
@@ -63,15 +64,17 @@ class Punctuator:
     ``predict(lines) -> lines``, ``restore_words(words) -> words``, ``predict_tags(word lines) -> tags``;
     settings: ``decode`` (DecodeConfig), ``existing`` (keep | strip), ``iteration_count``, ``batch_size``,
     ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``, ``case_forms``
-    (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``)."""
+    (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
+    ``whole_lines`` (each line given to ``predict`` is a whole utterance: ``close_utterance``)."""
 
     def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
                  batch_size: int = 32, max_len: int | None = None, tasks: frozenset[str] | str = DEFAULT_TASKS,
                  device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
-                 skip_bad_audio: bool = False, existing: str = "keep", case_forms: CaseForms | None = None):
+                 skip_bad_audio: bool = False, existing: str = "keep", case_forms: CaseForms | None = None,
+                 whole_lines: bool = False):
         if existing not in MODES:
             raise ValueError(f"unknown existing-text mode {existing!r} (one of {', '.join(MODES)})")
-        self.models, self.existing, self.case_forms = models, existing, case_forms
+        self.models, self.existing, self.case_forms, self.whole_lines = models, existing, case_forms, whole_lines
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         self.iteration_count, self.batch_size = iteration_count, batch_size
@@ -93,6 +96,10 @@ class Punctuator:
         # The punctuation labels that open a question with ¿ (``pair_questions``).
         self.opening = [j for j, name in enumerate(self.names[PUNCT_HEAD.name])
                         if INVERTED_QUESTION in Tag.parse(name).prepend]
+        # The punctuation labels by the sentence mark their appended marks end with (``close_utterance``).
+        appended = [narrow_marks(Tag.parse(name).append) for name in self.names[PUNCT_HEAD.name]]
+        self.end_marks = {m: [j for j, a in enumerate(appended) if [c for c in a if c in ".?!"][-1:] == [m]]
+                          for m in ".?!"}
 
     @classmethod
     def load(cls, paths: str | list[str] = DEFAULT_MODEL, vocab_path: str | None = None, **options) -> Punctuator:
@@ -113,7 +120,8 @@ class Punctuator:
         for _ in range(self.iteration_count):
             if not todo:
                 break
-            tags = self.predict_tags([word_lines[i] for i in todo], [audio[i] for i in todo] if audio else None)
+            tags = self.predict_tags([word_lines[i] for i in todo], [audio[i] for i in todo] if audio else None,
+                                     self.whole_lines)
             changed = []
             for i, line_tags in zip(todo, tags):
                 forms = written_forms(word_lines[i], line_tags)
@@ -140,8 +148,9 @@ class Punctuator:
                 out[i] = form
         return out
 
-    def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None) -> list[list[Tag]]:
-        return self.decode(word_lines, self.probabilities(word_lines, audio))
+    def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
+                     whole: bool = False) -> list[list[Tag]]:
+        return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole)
 
     @torch.inference_mode()
     def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None
@@ -196,10 +205,11 @@ class Punctuator:
         return out
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
-               decode: DecodeConfig | None = None) -> list[list[Tag]]:
+               decode: DecodeConfig | None = None, whole: bool = False) -> list[list[Tag]]:
         """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's).
         Punctuation first; then each word's case from the distribution of the context its predecessor
-        gives once punctuated. A word after a sentence end the tagger added always starts upper-case."""
+        gives once punctuated. A word after a sentence end the tagger added always starts upper-case.
+        ``whole``: each line is a whole utterance (``close_utterance``)."""
         d = decode or self.decode_config
         labels, case, detect = (p.clone() for p in probabilities)
         punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
@@ -216,7 +226,7 @@ class Punctuator:
         for words in word_lines:
             end = start + len(words)
             if not words or max(error_p[start:end]) < threshold:  # GECToR: a line with no likely error stays
-                tags.append([Tag() for _ in words])
+                line = [Tag() for _ in words]
             else:
                 line, context = [], START_CONTEXT
                 for k, word in zip(range(start, end), words):
@@ -229,10 +239,17 @@ class Punctuator:
                     if not made[key].deletes:  # a deleted word passes on the context it was given
                         context = mark_context(made[key].apply(word))
                 line = pair_questions(constrain_line(words, line), opening_p[start:end], d.question_opening)
-                line = capitalise_sentence_starts(words, line)
-                tags.append(self.case_forms.apply(words, line) if self.case_forms else line)
+            if whole and words and "punc" in self.tasks:
+                line = close_utterance(words, line, self._end_mark(probabilities[0][end - 1]))
+            line = capitalise_sentence_starts(words, line)
+            tags.append(self.case_forms.apply(words, line) if self.case_forms and words else line)
             start = end
         return tags
+
+    def _end_mark(self, label_p: torch.Tensor) -> str:
+        """The likeliest sentence mark (. ? !) of a word from its punctuation probabilities: each mark's
+        probability is the sum over the labels whose appended marks end with it."""
+        return max(self.end_marks, key=lambda mark: float(label_p[self.end_marks[mark]].sum()))
 
     def _mask_tasks_off(self, labels: torch.Tensor, case: torch.Tensor) -> None:
         """Rule out, in place, every decision of a task that is off: ``$DELETE`` without ``disf``; any mark and
@@ -244,6 +261,24 @@ class Punctuator:
                 labels[:, j] = -1.0
         if "punc" not in self.tasks:
             case[..., [j for j, name in enumerate(case_names) if name != KEEP]] = -1.0
+
+
+def close_utterance(words: list[str], tags: list[Tag], mark: str) -> list[Tag]:
+    """A whole utterance's tags: its first word starts upper-case and its last word ends a sentence, with
+    ``mark`` where it has only a pause mark or none (``year,`` -> ``year.``); a last word that carries
+    other marks (a closing quote, or marks of its own) is left as it is."""
+    out = list(tags)
+    first = next((k for k, t in enumerate(tags) if not t.deletes), None)
+    last = next((k for k in reversed(range(len(tags))) if not tags[k].deletes), None)
+    if first is None:
+        return out
+    if starts_lower(out[first].apply(words[first])):
+        out[first] = Tag(out[first].punct, CAPITAL)
+    tag = out[last]
+    written = split_edges(tag.apply(words[last]))[2]  # an acronym's last period counts: U.S. ends a sentence
+    if not split_edges(words[last])[2] and not ends_sentence(written) and set(narrow_marks(tag.append)) <= PAUSE_MARKS:
+        out[last] = Tag(punct_label(tag.prepend, mark, tag.acronym), tag.case)
+    return out
 
 
 def pair_questions(tags: list[Tag], opening_p: list[float], threshold: float) -> list[Tag]:

@@ -121,6 +121,9 @@ def main(argv=None) -> int:
     p.add_argument("--extra_dev", nargs="*", default=[], metavar="NAME=PATH",
                    help="more preprocessed dev files to score and check for consistency, each line on its own "
                         "(e.g. whole-utterance lines: ted_whole=work/default_en/ted_whole.dev.tagged)")
+    p.add_argument("--whole_lines", action="store_true",
+                   help="also score each --extra_dev file with every line decoded as a whole utterance "
+                        "(predict.py --whole_lines), as NAME+whole_lines")
     args = p.parse_args(argv)
 
     if any("=" not in item for item in args.extra_dev):
@@ -143,10 +146,13 @@ def main(argv=None) -> int:
     for name, path in extra:
         instances = DatasetReader().read(path)
         words = [i.words for i in instances]
-        tags = punctuator.decode(words, punctuator.probabilities(words), decode)
-        results[name] = score_tags(instances, tags)
-        results["consistency"][name] = consistency(instances, tags)
-    for name in ["ted_lines", "ted_stream", "cased_lines", "truecase_baseline"] + [name for name, _ in extra]:
+        probabilities = punctuator.probabilities(words)
+        for scored, whole in [(name, False)] + [(name + "+whole_lines", True)] * args.whole_lines:
+            tags = punctuator.decode(words, probabilities, decode, whole=whole)
+            results[scored] = score_tags(instances, tags)
+            results["consistency"][scored] = consistency(instances, tags)
+    extra_names = [n for n in results["consistency"] if n not in ("ted_lines", "cased_lines")]
+    for name in ["ted_lines", "ted_stream", "cased_lines", "truecase_baseline"] + extra_names:
         if name in results:
             print(f"\n== {name}\n{format_report(results[name])}")
     print(f"\nidempotence: {results['idempotence_changed_words_pct']:.2f}% of words change on a second pass")
