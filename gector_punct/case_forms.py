@@ -14,8 +14,9 @@ count: a capital there says nothing about the word.
 Rule (``apply``), for each word that arrives all lower-case and that the tags write with any capital:
 inside a sentence it becomes ``form``; at a sentence start it becomes ``form`` when the word is mostly
 written that way (share >= 50: ``IBM``; its first letter upper-case, ``IPhone``: a sentence still starts
-with a capital), else it is just capitalised (``Okay``). A word the
-lexicon does not know keeps the tagger's decision; a dotted acronym (``$ACRONYM``) is left alone.
+with a capital), else it is just capitalised (``Okay``). A word written with a capital at least 99% of
+the time (``I``, ``IBM``) takes its form even where the tags leave it lower-case. A word the lexicon does
+not know keeps the tagger's decision; a dotted acronym (``$ACRONYM``) is left alone.
 """
 from __future__ import annotations
 
@@ -25,10 +26,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from .io import atomic_write
-from .tags import Tag, capitalize, case_tag, ends_sentence, split_edges, split_units
+from .tags import KEEP, LOWER, Tag, capitalize, case_tag, ends_sentence, split_edges, split_units
 
 FILE_NAME = "case_forms.tsv.gz"  # gzipped: shipped model folders stay under 10 MiB
 NAME_SHARE = 50  # at or above: the form is the word's own (a name), also at a sentence start
+ALWAYS_SHARE = 99  # at or above: written so even where the tagger leaves it lower-case (I, I'm, York)
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,8 @@ class CaseForms:
             core = split_edges(word)[1]
             known = self.forms.get(core)  # only an all-lower-case word is a key
             _, written, trail = split_edges(tag.apply(word))
-            if known is not None and not tag.acronym and written != written.lower():
+            always = known is not None and known.share >= ALWAYS_SHARE and tag.case in (KEEP, LOWER)
+            if known is not None and not tag.acronym and (written != written.lower() or always):
                 form = known.form if not at_start or known.share >= NAME_SHARE else capitalize(core)
                 form = form if not at_start else form[:1].upper() + form[1:]  # iPhone opening a sentence: IPhone
                 out[k] = Tag(tag.punct, case_tag(core, form))
