@@ -242,7 +242,8 @@ class Punctuator:
             if whole and words and "punc" in self.tasks:
                 line = close_utterance(words, line, self._end_mark(probabilities[0][end - 1]))
             line = capitalise_sentence_starts(words, line)
-            tags.append(self.case_forms.apply(words, line) if self.case_forms and words else line)
+            use_forms = self.case_forms and words and "punc" in self.tasks  # case is punc's part: off, no change
+            tags.append(self.case_forms.apply(words, line) if use_forms else line)
             start = end
         return tags
 
