@@ -8,8 +8,8 @@ shape of their capitals (``Iphone``, ``OKAY``); a cased corpus says how people w
 In: target lines of cased text (``CaseForms.count``). Out: ``case_forms.tsv.gz`` (gzipped text) in a model
 folder, one line per word: ``form<TAB>share``, where ``form`` is the word's commonest written form away
 from a sentence start among those that are not lower-case (``Capitalised`` when it never is; its lower-case
-is the word), and ``share`` (0-100) how often it is not lower-case there. Only positions that are not a sentence start
-count: a capital there says nothing about the word.
+is the word), and ``share`` (0-100) how often it is not lower-case there. Only positions that are not a
+sentence start count: a capital there says nothing about the word.
 
 Rule (``apply``), for each word that arrives all lower-case and that the tags write with any capital:
 inside a sentence it becomes ``form``; at a sentence start it becomes ``form`` when the word is mostly
@@ -53,19 +53,19 @@ class CaseForms:
         for line in lines:
             if line.upper() == line:  # a shouted or headline line says nothing about case
                 continue
-            previous = None
+            previous = None  # the trailing marks of the unit before (None: the line's first unit)
             for unit in split_units(line):
-                core = split_edges(unit)[1]
+                _, core, trail = split_edges(unit)
                 if previous is not None and not ends_sentence(previous) and _is_word(core):
                     seen[core.lower()][core] += 1
-                previous = split_edges(unit)[2] or ""
+                previous = trail
         forms = {}
         for key, counts in seen.items():
             total = sum(counts.values())
             if total < min_count:
                 continue
             capitals = [(n, form) for form, n in counts.items() if form != key]
-            form = max(capitals, key=lambda c: (c[0], c[1]))[1] if capitals else capitalize(key)
+            form = max(capitals)[1] if capitals else capitalize(key)  # the commonest; ties: the last by name
             forms[key] = CaseForm(form, round(100 * sum(n for n, _ in capitals) / total))
         return cls(forms)
 

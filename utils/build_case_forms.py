@@ -14,7 +14,7 @@ from itertools import islice
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gector_punct.case_forms import FILE_NAME, CaseForms  # noqa: E402
 from gector_punct.io import InputError, read_lines  # noqa: E402
-from gector_punct.tags import looks_cased  # noqa: E402
+from gector_punct.tags import capitalize, looks_cased  # noqa: E402
 
 
 def cased_lines(paths: list[str]):
@@ -41,7 +41,7 @@ def main() -> None:
         sys.exit(f"error: {e}")
     forms.save(args.model_path)
     named = sum(f.share >= 50 for f in forms.forms.values())
-    shaped = sum(f.form != f.form[:1].upper() + f.form[1:].lower() for f in forms.forms.values())
+    shaped = sum(f.form != capitalize(f.form) for f in forms.forms.values())
     size = os.path.getsize(os.path.join(args.model_path, FILE_NAME))
     print(f"{len(forms.forms)} words ({named} mostly not lower-case, {shaped} upper or mixed case), "
           f"{size / 1024:.0f} KiB -> {os.path.join(args.model_path, FILE_NAME)}")

@@ -143,6 +143,7 @@ def main(argv=None) -> int:
         print(f"stored in {args.model_path[0]}: {decode}")
     results.update(report(dev, decode, args.truecase))
     extra = [item.split("=", 1) for item in args.extra_dev]
+    extra_names = []
     for name, path in extra:
         instances = DatasetReader().read(path)
         words = [i.words for i in instances]
@@ -151,7 +152,7 @@ def main(argv=None) -> int:
             tags = punctuator.decode(words, probabilities, decode, whole=whole)
             results[scored] = score_tags(instances, tags)
             results["consistency"][scored] = consistency(instances, tags)
-    extra_names = [n for n in results["consistency"] if n not in ("ted_lines", "cased_lines")]
+            extra_names.append(scored)
     for name in ["ted_lines", "ted_stream", "cased_lines", "truecase_baseline"] + extra_names:
         if name in results:
             print(f"\n== {name}\n{format_report(results[name])}")
