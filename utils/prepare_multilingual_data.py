@@ -16,10 +16,10 @@ lines of --min_words..--max_words_line words (Chinese: --zh_scale times as many 
 points, and a --whole share of them at the sentence end nearest the drawn length. The last --heldout
 fraction of each source's documents (whole documents) is dev; public_meetings_dev (the held-apart French
 meetings) is dev only, public_meetings (the other meetings) train only. Per language the train text is
-capped at --max_words words (units for Chinese): the sources share the cap evenly, a small source keeping all
-of its text and leaving the rest to the others; a capped source keeps a seeded random subset of its
-documents, in order, and its dev part shrinks in the same ratio. Identical lines are kept once per part, and
-a train line that is also a dev line is dropped. Writes OUT_DIR/LANG.{train,dev}.{tgt,src} (src =
+capped at --max_words words (--zh_max_units characters for Chinese): the sources share the cap evenly, a
+small source keeping all of its text and leaving the rest to the others; a capped source keeps a seeded
+random subset of its documents, in order, and its dev part shrinks in the same ratio. Identical lines are
+kept once per part, and a train line that is also a dev line is dropped. Writes OUT_DIR/LANG.{train,dev}.{tgt,src} (src =
 make_source(tgt), line for line) and OUT_DIR/stats.json, the data card. The output depends only on the inputs
 and --seed.
 """
@@ -64,7 +64,10 @@ def parse_args(argv):
     p.add_argument("--iwslt_zh", default=IWSLT_ZH, help="Mandarin IWSLT text, one segment per line "
                                                         "(default ../shared/data/iwslt/iwslt2010_dev_zh.txt)")
     p.add_argument("--max_words", type=int, default=400000,
-                   help="cap of train words per language, units (characters) for Chinese (default 400000)")
+                   help="cap of train words per language other than Chinese (default 400000)")
+    p.add_argument("--zh_max_units", type=int, default=1000000,
+                   help="cap of Chinese train units (characters); Mandarin news and reviews make it the largest "
+                        "language (default 1000000)")
     p.add_argument("--heldout", type=float, default=0.05,
                    help="fraction of each source's documents (from the end) held out as dev (default 0.05)")
     p.add_argument("--seed", type=int, default=1, help="random seed of the cap and the line cuts (default 1)")
@@ -80,10 +83,10 @@ def parse_args(argv):
     wanted = list(MULTI_REGISTRY) if wanted == ["all"] else wanted
     unknown = sorted(set(wanted) - set(MULTI_REGISTRY)) + sorted(set(args.langs) - set(LANGUAGES))
     if unknown or not args.langs or not 1 <= args.min_words <= args.max_words_line or not 0 <= args.heldout < 1 \
-            or not 0 <= args.whole <= 1 or args.max_words < 1 or args.zh_scale <= 0:
+            or not 0 <= args.whole <= 1 or min(args.max_words, args.zh_max_units) < 1 or args.zh_scale <= 0:
         p.error(f"unknown sources or languages {unknown}" if unknown else
-                "need 1 <= --min_words <= --max_words_line, 0 <= --heldout < 1, 0 <= --whole <= 1, --max_words >= 1"
-                " and --zh_scale > 0")
+                "need 1 <= --min_words <= --max_words_line, 0 <= --heldout < 1, 0 <= --whole <= 1, "
+                "--max_words, --zh_max_units >= 1 and --zh_scale > 0")
     args.wanted = [n for n in MULTI_REGISTRY if n in wanted and OUTPUT_LANGUAGE[MULTI_REGISTRY[n].language]
                    in args.langs]
     return args
@@ -120,9 +123,11 @@ def streams_of(documents: list, chinese: bool) -> list:
 
 
 def split_documents(streams: list, heldout: float, source) -> dict:
-    """The last heldout fraction of the documents (at least one) is dev; dev_only / train_only sources go whole."""
+    """The last heldout fraction of the documents (at least one) is dev, or the source's own ``heldout``;
+    dev_only / train_only sources go whole."""
     if source.dev_only:
         return {"train": [], "dev": streams}
+    heldout = heldout if source.heldout is None else source.heldout
     n_dev = max(1, round(heldout * len(streams))) if heldout and len(streams) > 1 and not source.train_only else 0
     return {"train": streams[: len(streams) - n_dev], "dev": streams[len(streams) - n_dev:]}
 
@@ -163,7 +168,8 @@ def build_language(lang: str, names: list, docs: dict, args) -> tuple:
     lo, hi = ((round(args.zh_scale * args.min_words), round(args.zh_scale * args.max_words_line)) if chinese
               else (args.min_words, args.max_words_line))
     parts = {n: split_documents(streams_of(docs[n], chinese), args.heldout, MULTI_REGISTRY[n]) for n in names}
-    share = quotas({n: sum(map(len, p["train"])) for n, p in parts.items()}, args.max_words)
+    share = quotas({n: sum(map(len, p["train"])) for n, p in parts.items()},
+                   args.zh_max_units if chinese else args.max_words)
     lines, entries = {"train": [], "dev": []}, {}
     for name in names:
         source, part = MULTI_REGISTRY[name], parts[name]
@@ -173,7 +179,8 @@ def build_language(lang: str, names: list, docs: dict, args) -> tuple:
         entry = {"language": source.language, "output": lang, "genre": source.genre, "licence": source.licence,
                  "package": describe(source.package) if source.package else source.note,
                  "cleaning": source.cleaning, "train_only": source.train_only, "dev_only": source.dev_only,
-                 "kept_ratio": round(min(ratio, 1.0), 4)}
+                 "kept_ratio": round(min(ratio, 1.0), 4),
+                 "heldout": args.heldout if source.heldout is None else source.heldout}
         for split in ("train", "dev"):
             read = part[split]
             kept = read if split == "dev" and source.dev_only else subsample(read, ratio, rng)
@@ -221,6 +228,7 @@ def main(argv=None) -> int:
     docs, dropped = read_sources(args)
     stats = {"seed": args.seed, "min_words": args.min_words, "max_words_line": args.max_words_line,
              "zh_scale": args.zh_scale, "whole": args.whole, "heldout": args.heldout, "max_words": args.max_words,
+             "zh_max_units": args.zh_max_units,
              "cleaning": RULES, "dropped_sources": dropped, "languages": {}, "sources": {}}
     for lang in args.langs:
         names = [n for n in args.wanted if n in docs and OUTPUT_LANGUAGE[MULTI_REGISTRY[n].language] == lang]

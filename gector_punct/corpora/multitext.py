@@ -8,6 +8,7 @@ full-width marks). ``widen(unit)``: one tagging unit with its ASCII marks made f
 ``keep_sentences(paragraph, zh)``: the sentences of a paragraph without code, addresses or paths.
 ``docx_paragraphs(data)``: a .docx file's bytes -> (style, text) per paragraph, in order.
 ``mend_italian(text)``: the ASCII accents of old Italian text (``e'`` ``piu'``) -> è, più.
+``edited_zh(text)``: whether Chinese text reads as edited (ends in a mark of ``ZH_END`` ...); ``zh_blocks``.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|\x1b")
 FULL_WIDTH = TO_WIDE  # units.py: the one table of full-width marks
 ODD = "[\u2122\u00ae\u00a9\u200b-\u200d\u2060\ufeff]"  # ™ ® © and zero-width characters: removed
 CODE = "\x00"  # stands for dropped code in a paragraph: its sentence is dropped
+ZH_END = "。？！…”」』"  # marks that end a Chinese sentence or paragraph
 STOPWORDS = {
     "en": "the and of to is that this with for are be it can which on as by you not from have or an will this "
           "these they their was were has when but if all also",
@@ -60,6 +62,19 @@ def normalise_zh(text: str) -> str:
     text = re.sub(f"(?<=[{CJK}])[,?!;:]+|(?<=[{CJK}])\\.(?!\\d)",
                   lambda m: m.group().translate(FULL_WIDTH), text)
     return re.sub(r"。{2,}", "。", text)
+
+
+
+def zh_blocks(items: list, n: int) -> list:
+    """n consecutive Chinese items per pseudo-document, joined without spaces."""
+    return ["".join(items[i: i + n]) for i in range(0, len(items), n)]
+
+
+def edited_zh(text: str, min_chars: int = 4) -> bool:
+    """Chinese that reads as edited text: min_chars Chinese characters, mostly Chinese (cjk_share >= 0.5),
+    ends in a mark of ZH_END, no code-like characters."""
+    return (len(re.findall(f"[{CJK}]", text)) >= min_chars and cjk_share(text) >= 0.5
+            and text[-1:] in tuple(ZH_END) and not re.search(CODE_LIKE, text))
 
 
 def widen(unit: str) -> str:
