@@ -68,7 +68,6 @@ def clean_latin(text: str, lang: str) -> str:
     return re.sub("|".join(KEEP_OPENING), lambda m: KEEP_OPENING[m.group()], clean(text))
 
 
-
 def edited(text: str, min_words: int = 3, lang: str = "") -> bool:
     """A Latin-script sentence or paragraph that reads as edited text: min_words words, starts with a capital
     (after ¿ ¡ « " opening marks), ends in a mark of END, no code-like characters, not mostly upper case; in
@@ -82,7 +81,6 @@ def edited(text: str, min_words: int = 3, lang: str = "") -> bool:
 def strip_accents(text: str) -> str:
     """text without its diacritics (é -> e, ñ -> n), lower-case: the key of a spelling variant."""
     return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if unicodedata.category(c) != "Mn")
-
 
 
 def read_iwslt_zh(path: str) -> list:
