@@ -204,11 +204,11 @@ def test_builder_end_to_end(tmp_path, monkeypatch):
     monkeypatch.setattr(prepare, "fetch", no_fetch)
     out = tmp_path / "out"
     assert prepare.main(["--out_dir", str(out), "--cache_dir", str(tmp_path / "c"), "--languages", "zh,fr",
-                         "--max_words", "500", "--zh_max_units", "500", "--min_words", "4",
+                         "--max_words", "500", "--zh_max_units", "250", "--min_words", "4",
                          "--max_words_line", "8"]) == 0
     stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
     assert "yue_fake" in stats["dropped_sources"]
-    assert stats["languages"]["zh"]["train"]["words"] <= 560
+    assert 250 <= stats["languages"]["zh"]["train"]["words"] <= 360  # --zh_max_units, not --max_words
     assert stats["sources"]["fr_fake"]["dev"]["documents_read"] == 10  # its own heldout, not --heldout
     assert stats["sources"]["zh_fake"]["dev"]["documents_read"] == 1
     assert stats["sources"]["fr_dev"]["train"]["documents"] == 0 and stats["sources"]["fr_dev"]["dev"]["documents"] == 1

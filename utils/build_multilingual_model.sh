@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Rebuild models/multilingual/ from the registries: data, preprocessing, training, compression, evaluation.
-#   bash utils/build_multilingual_model.sh [WORKDIR]    (text builder 37 s with its packages cached; training 51 min on 2 CPU cores)
-# Data: utils/prepare_multilingual_data.py (zh: Mandarin TED, news, reviews, and written Cantonese; fr, de, es, it; sources and cleaning in
-# gector_punct/corpora/languages.py, data card WORKDIR/data/stats.json), the English of the default model
+#   bash utils/build_multilingual_model.sh [WORKDIR]
+# (text builder 37 s with its packages cached; training about 51 min on 2 CPU cores)
+# Data: utils/prepare_multilingual_data.py (zh: Mandarin TED, news, reviews, and written Cantonese; fr, de, es,
+# it; sources and cleaning in gector_punct/corpora/languages.py, data card WORKDIR/data/stats.json), the English of the default model
 # (TED transcripts and cased speech-like text, utils/build_default_model.sh's first steps), and the French
 # real-ASR test set of 4 held-apart meetings (utils/prepare_french_asr.py; test only).
 # Encoder: multilingual-e5-small, built once from the pip packages in requirements.txt (gector_punct/e5.py).
@@ -36,7 +37,8 @@ done
 for l in zh fr de es it; do head -150 "$D/$l.dev.tagged" > "$W/sel/$l.tagged"; done
 head -150 "$W/ted.dev.tagged" > "$W/sel/en_ted.tagged"
 head -150 "$W/cased.dev.tagged" > "$W/sel/en_cased.tagged"
-# Chinese and Spanish (the smallest share, and the rarest marks: ¿) are listed twice: seen twice as often.
+# Chinese (the language furthest from its target) and Spanish (the rarest marks: ¿) are listed twice: seen twice
+# as often.
 TRAIN=$D/zh.train.tagged,$D/zh.train.tagged,$D/fr.train.tagged,$D/de.train.tagged,$D/es.train.tagged,$D/es.train.tagged
 TRAIN=$TRAIN,$D/it.train.tagged,$W/ted_long.train.tagged,$W/cased_long.train.tagged
 DEV=$(ls "$W"/sel/*.tagged | paste -sd, -)
@@ -47,6 +49,6 @@ python utils/compress_model.py --model_path "$W/model/best" --output models/mult
 rm -rf models/multilingual && mv models/multilingual.new models/multilingual
 SETS=""
 for l in zh fr de es it; do SETS="$SETS --set $l=$D/$l.dev"; done
-python utils/evaluate_languages.py --model_path models/multilingual $SETS --set zh_ted=$W/zh_ted/zh.dev --set en_ted=$W/ted.dev \
-  --set en_cased=$W/cased.dev --set fr_asr=$W/fr_asr.dev --max_lines 400 --json "$W/eval.json"
+python utils/evaluate_languages.py --model_path models/multilingual $SETS --set zh_ted=$W/zh_ted/zh.dev \
+  --set en_ted=$W/ted.dev --set en_cased=$W/cased.dev --set fr_asr=$W/fr_asr.dev --max_lines 400 --json "$W/eval.json"
 du -sh models/multilingual

@@ -14,14 +14,15 @@ cannot be fetched or read is left out with a warning, and the data card says why
 Each document becomes one stream of words (Chinese: of units, one per character, marks attached), cut into
 lines of --min_words..--max_words_line words (Chinese: --zh_scale times as many characters) at arbitrary
 points, and a --whole share of them at the sentence end nearest the drawn length. The last --heldout
-fraction of each source's documents (whole documents) is dev; public_meetings_dev (the held-apart French
+fraction of each source's documents (whole documents) is dev (iwslt_zh: its own share, in the registry);
+public_meetings_dev (the held-apart French
 meetings) is dev only, public_meetings (the other meetings) train only. Per language the train text is
 capped at --max_words words (--zh_max_units characters for Chinese): the sources share the cap evenly, a
 small source keeping all of its text and leaving the rest to the others; a capped source keeps a seeded
 random subset of its documents, in order, and its dev part shrinks in the same ratio. Identical lines are
-kept once per part, and a train line that is also a dev line is dropped. Writes OUT_DIR/LANG.{train,dev}.{tgt,src} (src =
-make_source(tgt), line for line) and OUT_DIR/stats.json, the data card. The output depends only on the inputs
-and --seed.
+kept once per part, and a train line that is also a dev line is dropped. Writes
+OUT_DIR/LANG.{train,dev}.{tgt,src} (src = make_source(tgt), line for line) and OUT_DIR/stats.json, the data
+card. The output depends only on the inputs and --seed.
 """
 import argparse
 import json
@@ -122,12 +123,15 @@ def streams_of(documents: list, chinese: bool) -> list:
     return out
 
 
+def heldout_of(source, default: float) -> float:
+    """The source's own dev share of documents where the registry gives one, else the builder's --heldout."""
+    return default if source.heldout is None else source.heldout
+
+
 def split_documents(streams: list, heldout: float, source) -> dict:
-    """The last heldout fraction of the documents (at least one) is dev, or the source's own ``heldout``;
-    dev_only / train_only sources go whole."""
+    """The last heldout fraction of the documents (at least one) is dev; dev_only / train_only sources go whole."""
     if source.dev_only:
         return {"train": [], "dev": streams}
-    heldout = heldout if source.heldout is None else source.heldout
     n_dev = max(1, round(heldout * len(streams))) if heldout and len(streams) > 1 and not source.train_only else 0
     return {"train": streams[: len(streams) - n_dev], "dev": streams[len(streams) - n_dev:]}
 
@@ -167,7 +171,8 @@ def build_language(lang: str, names: list, docs: dict, args) -> tuple:
     chinese = lang == "zh"
     lo, hi = ((round(args.zh_scale * args.min_words), round(args.zh_scale * args.max_words_line)) if chinese
               else (args.min_words, args.max_words_line))
-    parts = {n: split_documents(streams_of(docs[n], chinese), args.heldout, MULTI_REGISTRY[n]) for n in names}
+    parts = {n: split_documents(streams_of(docs[n], chinese), heldout_of(MULTI_REGISTRY[n], args.heldout),
+                                 MULTI_REGISTRY[n]) for n in names}
     share = quotas({n: sum(map(len, p["train"])) for n, p in parts.items()},
                    args.zh_max_units if chinese else args.max_words)
     lines, entries = {"train": [], "dev": []}, {}
@@ -180,7 +185,7 @@ def build_language(lang: str, names: list, docs: dict, args) -> tuple:
                  "package": describe(source.package) if source.package else source.note,
                  "cleaning": source.cleaning, "train_only": source.train_only, "dev_only": source.dev_only,
                  "kept_ratio": round(min(ratio, 1.0), 4),
-                 "heldout": args.heldout if source.heldout is None else source.heldout}
+                 "heldout": heldout_of(source, args.heldout)}
         for split in ("train", "dev"):
             read = part[split]
             kept = read if split == "dev" and source.dev_only else subsample(read, ratio, rng)
