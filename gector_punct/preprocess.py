@@ -10,7 +10,10 @@ parallel audio list can follow).
 
 ``tasks`` (``gector_punct.tasks``) says what the pairs teach: with ``disf`` the target may leave source
 words out (``$DELETE``); without ``punc`` the target must keep the source's marks and case (a pair that
-changes them raises), and case is known to be unchanged (never ``$CASE_UNKNOWN``).
+changes them raises), and case is known to be unchanged (never ``$CASE_UNKNOWN``). ``kept_disfluencies``
+(punc on, disf off): the source holds disfluencies that the target leaves out, and the tagger is to keep
+them: they are tagged ``$DELETE`` (so that the words around them align) and ``reader.word_labels`` teaches
+them as kept, their marks unknown: a punctuation set over disfluent speech.
 """
 from __future__ import annotations
 
@@ -23,7 +26,10 @@ from .units import split_units
 
 
 def preprocess_files(source_path: str, target_path: str, case: str = "auto", skip_bad: bool = False,
-                     line_numbers: bool = False, tasks: frozenset[str] = DEFAULT_TASKS):
+                     line_numbers: bool = False, tasks: frozenset[str] = DEFAULT_TASKS,
+                     kept_disfluencies: bool = False):
+    if kept_disfluencies and tasks != DEFAULT_TASKS:
+        raise ValueError("kept disfluencies belong to a punctuation set (tasks punc: punc on, disf off)")
     sources = read_all_lines(source_path)
     targets = read_all_lines(target_path)
     if len(sources) != len(targets):
@@ -43,7 +49,7 @@ def preprocess_files(source_path: str, target_path: str, case: str = "auto", ski
         try:
             if not words or not target.strip():
                 raise AlignmentError("one side is empty")
-            tags = tags_from_pair(words, target, cased, deletions="disf" in tasks)
+            tags = tags_from_pair(words, target, cased, deletions="disf" in tasks or kept_disfluencies)
             if "punc" not in tasks:
                 _check_unpunctuated(words, tags)
         except AlignmentError as err:

@@ -166,7 +166,11 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
     (``tags.mark_context`` of the word as written; a deleted word passes on the context it was given):
     what ``encoding.collate`` takes as ``labels``. Without the punc task only deletion is taught: a kept
     word's punctuation target is ``KEPT`` (not ``$DELETE``, mark unknown), its case and detection unknown,
-    so that a model never learns "one task on means the other is off" (the joint mode stays untrained)."""
+    so that a model never learns "one task on means the other is off" (the joint mode stays untrained).
+    Without the disf task a word tagged ``$DELETE`` (a disfluency kept in a punctuation set's source,
+    ``preprocess_data.py --kept_disfluencies``) teaches nothing (all heads unknown: not even "kept", which would
+    teach that punc on means disfluencies stay); the words around it are taught their marks as the fluent
+    target has them."""
     labels, context = [], START_CONTEXT
     for w, t in zip(words, tags):
         if not t.deletes:
@@ -174,6 +178,8 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
         label = vocab.encode_tag(t)
         if "punc" not in tasks:
             label = (label[0] if t.deletes else KEPT, IGNORE, IGNORE)
+        elif t.deletes and "disf" not in tasks:
+            label = (IGNORE, IGNORE, IGNORE)
         labels.append(label + (context,))
     return labels
 

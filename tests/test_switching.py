@@ -15,7 +15,7 @@ from gector_punct.model import Seq2Labels
 from gector_punct.predictor import Punctuator
 from gector_punct.preprocess import preprocess_files
 from gector_punct.reader import DatasetReader, Instance, read_tasks
-from gector_punct.tags import DELETE, KEEP, Tag, tags_from_pair
+from gector_punct.tags import DELETE, KEEP, Tag, parse_tagged, tags_from_pair
 from gector_punct.tasks import parse_tasks, switch_states
 from gector_punct.trainer import TrainOptions, train
 from gector_punct.vocabulary import PUNCT_HEAD, Vocabulary
@@ -173,6 +173,29 @@ def test_deleted_words_pass_on_their_context():
     contexts = [lab[-1] for lab in word_labels(vocab, instance.words, instance.tags)]
     assert contexts[1] == contexts[2] == END_CONTEXT  # "so" is told a sentence ended, across the deleted "uh"
     assert instance.tags[2] == Tag(DELETE)
+
+
+def test_kept_disfluencies_teach_punctuation_around_them(tmp_path):
+    """A punctuation set over disfluent speech (--kept_disfluencies): the disfluent word is aligned as
+    $DELETE, but with the disf task off it teaches nothing (every head unknown), and the words around it get
+    the fluent target's marks."""
+    from gector_punct.reader import word_labels
+    from gector_punct.vocabulary import IGNORE
+    src, tgt = write_pairs(tmp_path, "kept", [("it ends uh so we went", "It ends. So we went.")])
+    with pytest.raises(Exception, match=r"kept\.src:1"):
+        preprocess_files(src, tgt, tasks=parse_tasks("punc"))  # without the flag, a left-out word is an error
+    with pytest.raises(ValueError, match="punctuation set"):
+        preprocess_files(src, tgt, tasks=parse_tasks("disf,punc"), kept_disfluencies=True)
+    lines, _ = preprocess_files(src, tgt, tasks=parse_tasks("punc"), kept_disfluencies=True)
+    words, tags = parse_tagged(lines[0])
+    assert tags[2] == Tag(DELETE)
+    vocab = Vocabulary.from_tags([tags])
+    punc = word_labels(vocab, words, tags, parse_tasks("punc"))
+    assert punc[2][:3] == (IGNORE, IGNORE, IGNORE)
+    assert punc[1][:3] == vocab.encode_tag(tags[1]) and tags[1].punct.endswith(".")  # "ends." before the "uh"
+    assert punc[3][:3] == vocab.encode_tag(tags[3]) and tags[3].case != KEEP  # "So" capitalised after it
+    joint = word_labels(vocab, words, tags, parse_tasks("disf,punc"))
+    assert joint[2][0] == vocab.encode_tag(Tag(DELETE))[0]  # with disf on, the same word is deleted
 
 
 def test_cli_tasks(trained_switching, tmp_path):

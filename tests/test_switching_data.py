@@ -148,6 +148,19 @@ def test_gen_and_none_train_take_consecutive_lines_and_none_is_unchanged(script,
     assert not any(any(r.delete) for r in none) and sum(len(r.src) for r in none) >= 300
 
 
+def test_gen_punc_train_keeps_the_punctuation_lines_and_leaves_the_other_sets_alone(script, inputs):
+    plain = run(script, inputs, "plain")
+    out = run(script, inputs, "punc", 1, "--punc_fluent", inputs["dev"])
+    rows = sw.read_rows(out, "gen_punc.train")
+    assert [r.tgt for r in rows] == DEV_TEXT * 10  # the punctuation set's lines, cased and punctuated as they are
+    assert sum(sum(r.delete) for r in rows) > 0 and all(" ".join(r.src) == make_source(" ".join(r.src)) for r in rows)
+    assert [(r.src, r.delete) for r in rows] != [(r.src, r.delete) for r in sw.read_rows(out, "joint.dev")]
+    for name in SETS:  # its own random stream: every other set is as without it
+        assert text(out, f"{name}.src") == text(plain, f"{name}.src")
+    assert not os.path.exists(os.path.join(plain, "gen_punc.train.src"))
+    assert "gen_punc.train" in json.loads(text(out, "card.json"))["sets"]
+
+
 def test_deterministic_for_a_seed_and_different_for_another(script, inputs):
     a, b, c = run(script, inputs, "a", 1), run(script, inputs, "b", 1), run(script, inputs, "c", 2)
     for name in SETS:

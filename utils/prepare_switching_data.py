@@ -17,6 +17,10 @@ without the 1-words, up to case and marks at word edges; this is checked for eve
                            Switchboard TRAIN sides only) over the first --gen_words words' worth of lines of
                            --fluent_train; src: ASR-like disfluent words; tgt: the line ASR-like.
   none.train               the next --none_words words' worth of lines: src = tgt = the restored line, all 0.
+  gen_punc.train           with --punc_fluent: the generator over those lines (a punctuation set's text, e.g.
+                           ted.train.tgt); src: ASR-like disfluent words; tgt: the line as it is (cased,
+                           punctuated), for ``preprocess_data.py --tasks punc --kept_disfluencies``: punctuation
+                           over disfluent speech, the disfluencies kept (the disf task stays off).
   gen.dev                  the generator over --fluent_dev (ASR-like src and tgt): disfluency-only dev.
   joint.dev                gen.dev's src and .del (the same draw), tgt: the --fluent_dev line exactly as it is
                            (cased, punctuated): the zero-shot joint evaluation set.
@@ -69,6 +73,9 @@ def parse_args(argv):
                    help="words of --fluent_train (whole lines from its start) for gen.train (default 200000)")
     p.add_argument("--none_words", type=int, default=60000,
                    help="words of the following --fluent_train lines for none.train (default 60000; 0: no set)")
+    p.add_argument("--punc_fluent", default=None,
+                   help="restored lines of the punctuation set (e.g. ted.train.tgt) for gen_punc.train: the same "
+                        "lines with generated disfluencies, the target as it is (default: no such set)")
     p.add_argument("--seed", type=int, default=1, help="random seed of the line cuts and the generator (default 1)")
     p.add_argument("--max_dev_lines", type=int, default=None,
                    help="use only the first N lines of --fluent_dev for gen.dev/joint.dev (default all)")
@@ -122,6 +129,11 @@ def fluent_sets(args, stats: dict) -> dict:
                                                                "no conversion, src = tgt = the line"))
         if sum(len(r.src) for r in sets["none.train"][0]) < args.none_words:
             sets["none.train"][1]["short"] = f"the file ended: fewer than the {args.none_words} words asked for"
+    if args.punc_fluent:
+        punc_lines = sw.read_fluent(args.punc_fluent)
+        _, gen_punc = sw.generated_rows(punc_lines, stats, rng(args.seed, "gen_punc.train"))
+        sets["gen_punc.train"] = (gen_punc, notes(args.punc_fluent, punc_lines, args.train_note,
+                                                  generated + "; target: the line as it is (disfluencies kept)"))
     sets["gen.dev"] = (gen_dev, notes(args.fluent_dev, dev, args.dev_note, generated + ", ASR-like"))
     sets["joint.dev"] = (joint_dev, notes(args.fluent_dev, dev, args.dev_note,
                                           "gen.dev's source and flags; target: the restored line as in the file"))

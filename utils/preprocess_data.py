@@ -6,7 +6,8 @@
 Each output line is ``word SEPL|||SEPR tag`` per word (GECToR's format). TARGET may attach marks to words
 ("York,") or separate them by spaces ("York ,"). Pairs whose words differ, or files of different lengths,
 stop with an error naming the file and line, unless --skip_bad. ``--tasks disf`` (disfluency data): the
-target may leave source words out; OUTPUT.tasks records the tasks for train.py.
+target may leave source words out; OUTPUT.tasks records the tasks for train.py. ``--kept_disfluencies`` (with
+``--tasks punc``): the same kind of pair teaches punctuation over disfluent speech, the disfluencies kept.
 
 With ``-a AUDIO_LIST`` (line i: the wav of line i, optionally ``path:offset:frames``, or empty: no audio;
 relative paths are relative to the list's folder) it also writes OUTPUT.audio, the audio of each written
@@ -42,14 +43,20 @@ def main(argv=None) -> int:
                    help="what the pairs teach (seed 001's switching tokens): punc (marks and case), disf (the target "
                         "leaves disfluent words out; marks and case unchanged), disf,punc or none (target = source). "
                         "Written to OUTPUT.tasks, which train.py reads (default punc)")
+    p.add_argument("--kept_disfluencies", action="store_true",
+                   help="with --tasks punc: the source has disfluencies that the target leaves out, and the tagger "
+                        "keeps them (disf off): they are taught as kept with unknown marks, the words around them "
+                        "their punctuation (a punctuation set over disfluent speech)")
     args = p.parse_args(argv)
     try:
         tasks = parse_tasks(args.tasks)
     except ValueError as err:
         p.error(str(err))
+    if args.kept_disfluencies and tasks != DEFAULT_TASKS:
+        p.error("--kept_disfluencies needs --tasks punc (the disf task off)")
     try:
         lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True,
-                                        tasks=tasks)
+                                        tasks=tasks, kept_disfluencies=args.kept_disfluencies)
         if args.audio_list:
             specs = read_audio_list(args.audio_list, stats["lines"])
             bad_audio = check_audio_list(specs, args.audio_list, args.skip_bad, stats["line_numbers"])
