@@ -13,7 +13,7 @@ words out (``$DELETE``); without ``punc`` the target must keep the source's mark
 changes them raises), and case is known to be unchanged (never ``$CASE_UNKNOWN``). ``kept_disfluencies``
 (punc on, disf off): the source holds disfluencies that the target leaves out, and the tagger is to keep
 them: they are tagged ``$DELETE`` (so that the words around them align) and ``reader.word_labels`` teaches
-them as kept, their marks unknown: a punctuation set over disfluent speech.
+nothing for them, only the marks of the words around them: a punctuation set over disfluent speech.
 """
 from __future__ import annotations
 

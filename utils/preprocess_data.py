@@ -45,7 +45,7 @@ def main(argv=None) -> int:
                         "Written to OUTPUT.tasks, which train.py reads (default punc)")
     p.add_argument("--kept_disfluencies", action="store_true",
                    help="with --tasks punc: the source has disfluencies that the target leaves out, and the tagger "
-                        "keeps them (disf off): they are taught as kept with unknown marks, the words around them "
+                        "keeps them (disf off): they teach nothing, the words around them "
                         "their punctuation (a punctuation set over disfluent speech)")
     args = p.parse_args(argv)
     try:
