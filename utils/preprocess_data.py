@@ -52,8 +52,6 @@ def main(argv=None) -> int:
         tasks = parse_tasks(args.tasks)
     except ValueError as err:
         p.error(str(err))
-    if args.kept_disfluencies and tasks != DEFAULT_TASKS:
-        p.error("--kept_disfluencies needs --tasks punc (the disf task off)")
     try:
         lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True,
                                         tasks=tasks, kept_disfluencies=args.kept_disfluencies)
@@ -68,6 +66,8 @@ def main(argv=None) -> int:
     except (InputError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    except ValueError as err:  # options that do not go together (preprocess_files says which)
+        p.error(str(err))
     with atomic_write(args.output) as out:
         out.writelines(line + "\n" for line in lines)
     if args.audio_list:

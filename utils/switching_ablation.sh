@@ -6,7 +6,7 @@
 # compressed as the shipped model is and scored on the joint dev set and Switchboard dev with the stored
 # decoding defaults.
 #   bash utils/switching_ablation.sh WORKDIR   (WORKDIR as left by utils/build_switching_model.sh: its data,
-#                                              ted.*.tagged, disf_only/ and punc_only/; about 40 minutes on
+#                                              ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on
 #                                              2 CPU cores, the two runs side by side)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,9 @@ W=${1:?usage: bash utils/switching_ablation.sh WORKDIR}
 D="$W/data"
 python utils/prepare_switching_data.py --out "$W/data_punc" --cache "$W/cache" --fluent_train "$W/cased.train.tgt" \
   --fluent_dev "$W/cased.dev.tgt" --gen_words 160000 --none_words 50000 --seed 1 --punc_fluent "$W/ted.train.tgt"
-cmp "$D/joint.dev.src" "$W/data_punc/joint.dev.src"   # the other sets are the recipe's, byte for byte
+for f in gen.train.src none.train.src joint.dev.src joint.dev.del; do  # the recipe's sets, byte for byte
+  cmp "$D/$f" "$W/data_punc/$f"
+done
 G="$W/data_punc/gen_punc.train.tagged"
 python utils/preprocess_data.py -s "$W/data_punc/gen_punc.train.src" -t "$W/data_punc/gen_punc.train.tgt" -o "$G" \
   --tasks punc --kept_disfluencies
