@@ -16,7 +16,9 @@ or ``lowrank``) stores only what training changed; the rest loads from the pretr
 Switching tokens (seed 001): with ``switches`` (e.g. ``("disf", "punc")``) each window carries one slot per
 task after its special prefix; ``forward`` then also takes ``switches`` (batch x tasks: 0 off, 1 on) and
 puts each task's learned on/off vector in its slot (``inputs_embeds``). A punctuation target ``KEPT`` (a
-word that stays while the punc task is off) is scored as -log P(not ``$DELETE``).
+word that stays while the punc task is off) is scored as -log P(not ``$DELETE``). In a window whose ``disf``
+switch is off, ``$DELETE`` is not in the punctuation head's distribution at all (its logit is -inf), so an
+off task is neither predicted nor taught.
 
 UniPunc (audio): ``acoustic`` settings (``acoustic.DEFAULTS``) put an acoustic assistant and a coordinate
 bootstrapper between the encoder and the heads; ``forward`` then also takes ``acoustic`` /
@@ -192,6 +194,8 @@ class Seq2Labels(nn.Module):
             logits = self.heads[head.name](words).float()
             if head is CASE_HEAD and self.mark_embedding is not None:
                 logits = self._case_in_context(logits, prev_mark, bool(targets))
+            if head is PUNCT_HEAD and switches is not None:
+                logits = self._without_deletion_when_off(logits, switches)
             out[head.logits_key], out[head.probs_key] = logits, logits.softmax(-1)
         if targets:
             parts = [self._loss_sum(out[h.logits_key], targets[h.target_key], word_mask, self.class_weights.get(h.name))
@@ -210,6 +214,21 @@ class Seq2Labels(nn.Module):
         embeds = self.encoder.get_input_embeddings()(input_ids)
         vectors = self.switch_embedding(rows).to(embeds.dtype)
         return torch.cat([embeds[:, :at], vectors, embeds[:, at + n:]], dim=1)
+
+    def _without_deletion_when_off(self, logits: torch.Tensor, switches: torch.Tensor) -> torch.Tensor:
+        """The punctuation logits with ``$DELETE`` ruled out (-inf) in every window whose ``disf`` switch is
+        off. Decoding rules it out there anyway; here it also leaves the softmax, so a window with ``disf`` off
+        teaches nothing about deletion (not even "not deleted"): no other switch state learns to suppress it,
+        and in the joint mode, never trained, the deletion decision is the one learnt with ``disf`` on."""
+        delete = self.vocab.index(PUNCT_HEAD.namespace, DELETE)
+        if "disf" not in self.config.switches or delete == IGNORE:
+            return logits
+        off = switches[:, self.config.switches.index("disf")] == 0  # windows
+        if self.config.label_smoothing and off.any():
+            raise ValueError("label smoothing would score the ruled-out $DELETE: not with a disf switch")
+        column = torch.zeros(logits.shape[-1], dtype=torch.bool, device=logits.device)
+        column[delete] = True
+        return logits.masked_fill(off[:, None, None] & column, float("-inf"))
 
     def _case_in_context(self, logits: torch.Tensor, prev_mark: torch.Tensor | None, training: bool) -> torch.Tensor:
         """The case head's logits given the word before's mark context. The head is linear, so a context

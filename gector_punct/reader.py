@@ -92,7 +92,8 @@ class DatasetReader:
         return instances
 
     def read_each(self, paths: str) -> dict[str, list[Instance]]:
-        """Comma-separated files -> {path: its instances}, each file with its own tasks."""
+        """Comma-separated files -> {path: its instances}, each file with its own tasks, read once however
+        often it is named (a caller that weights a file by naming it twice repeats it itself)."""
         return {path: self.read(path) for path in paths.split(",")}
 
     def _read_tagged(self, path: str) -> list[Instance]:
@@ -166,7 +167,9 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
     (``tags.mark_context`` of the word as written; a deleted word passes on the context it was given):
     what ``encoding.collate`` takes as ``labels``. Without the punc task only deletion is taught: a kept
     word's punctuation target is ``KEPT`` (not ``$DELETE``, mark unknown), its case and detection unknown,
-    so that a model never learns "one task on means the other is off" (the joint mode stays untrained).
+    so that a model never learns "one task on means the other is off" (the joint mode stays untrained);
+    with neither task (a no-conversion set) nothing is taught: decoding keeps such a line as it is, and a
+    switching model's ``$DELETE`` is not even in its distribution while ``disf`` is off (``Seq2Labels``).
     Without the disf task a word tagged ``$DELETE`` (a disfluency kept in a punctuation set's source,
     ``preprocess_data.py --kept_disfluencies``) teaches nothing (all heads unknown: not even "kept", which would
     teach that punc on means disfluencies stay); the words around it are taught their marks as the fluent
@@ -177,7 +180,7 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
             context = mark_context(t.apply(w))
         label = vocab.encode_tag(t)
         if "punc" not in tasks:
-            label = (label[0] if t.deletes else KEPT, IGNORE, IGNORE)
+            label = (label[0] if t.deletes else KEPT if "disf" in tasks else IGNORE, IGNORE, IGNORE)
         elif t.deletes and "disf" not in tasks:
             label = (IGNORE, IGNORE, IGNORE)
         labels.append(label + (context,))

@@ -24,7 +24,7 @@ the same trajectory as one process (gradients are averaged over the global batch
 DistributedDataParallel over gloo on CPU, nccl on GPU; only rank 0 evaluates, writes checkpoints and logs.
 
 Switching tokens (seed 001): ``train_set`` / ``dev_set`` may name several files (comma-separated), each with
-its tasks (``reader``); ``switches`` gives the model one token per task. An ``init_model`` gains the labels
+its tasks (``reader``); a training file named n times is drawn n times as often; ``switches`` gives the model one token per task. An ``init_model`` gains the labels
 the data has and it lacks (``$DELETE``).
 
 Audio (UniPunc): instances with audio (see ``reader``) are read and, with a frozen extractor, their features
@@ -143,7 +143,8 @@ class Trainer:
         random.seed(options.seed)
         torch.manual_seed(options.seed)  # the same initial weights in every process
         self.reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad)
-        self.train_instances = [i for part in self.reader.read_each(options.train_set).values() for i in part]
+        files = self.reader.read_each(options.train_set)  # a file named n times is drawn n times as often
+        self.train_instances = [i for path in options.train_set.split(",") for i in files[path]]
         self.dev_sets = DatasetReader(skip_bad=options.skip_bad).read_each(options.dev_set)
         self.last_dir = os.path.join(options.model_dir, "last")
         for folder in (self.last_dir, os.path.join(options.model_dir, "best")):

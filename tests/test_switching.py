@@ -2,6 +2,7 @@
 does each task alone, both at once (never trained), and leaves alone what is switched off."""
 import os
 import random
+from collections import Counter
 import subprocess
 import sys
 
@@ -17,7 +18,7 @@ from gector_punct.preprocess import preprocess_files
 from gector_punct.reader import DatasetReader, Instance, read_tasks
 from gector_punct.tags import DELETE, KEEP, Tag, parse_tagged, tags_from_pair
 from gector_punct.tasks import parse_tasks, switch_states
-from gector_punct.trainer import TrainOptions, train
+from gector_punct.trainer import Trainer, TrainOptions, train
 from gector_punct.vocabulary import PUNCT_HEAD, Vocabulary
 
 FILLERS = ("uh", "um", "er")
@@ -126,6 +127,42 @@ def test_switch_states_reach_the_encoder(encoder_name):
     assert switch_states(parse_tasks("disf,punc"), ("punc",)) == (1,)
     with pytest.raises(ValueError, match="unknown task"):
         parse_tasks("disf,commas")
+
+
+def test_deletion_is_neither_predicted_nor_taught_with_disf_off(switching_data, encoder_name):
+    """With disf off $DELETE leaves the punctuation head's distribution: probability 0, and no gradient
+    reaches its output (a punctuation or no-conversion set teaches nothing about deletion); with disf on the
+    same words teach it."""
+    reader = DatasetReader()
+    instances = {name: reader.read(switching_data[name])[:8] for name in ("punc", "none", "disf")}
+    vocab = Vocabulary.from_tags(i.tags for part in instances.values() for i in part)
+    torch.manual_seed(0)
+    model = tiny_tagger(vocab, switches=("disf", "punc"))
+    delete = vocab.index(PUNCT_HEAD.namespace, DELETE)
+    grads = {}
+    for name, part in instances.items():
+        data = reader.encode(part, model.text_encoder(), vocab, model.config.switches)
+        out = model(**collate(data.windows, labels=data.labels))
+        model.zero_grad()
+        out["loss"].backward()
+        grads[name] = float(model.heads[PUNCT_HEAD.name].bias.grad[delete].abs())
+        if name != "disf":
+            assert float(out[PUNCT_HEAD.probs_key][..., delete].detach().max()) == 0.0
+    assert grads["punc"] == 0.0 and grads["none"] == 0.0 and grads["disf"] > 0.0, grads
+    from gector_punct.reader import word_labels
+    from gector_punct.vocabulary import IGNORE
+    none = instances["none"][0]
+    assert {lab[:3] for lab in word_labels(vocab, none.words, none.tags, none.tasks)} == {(IGNORE,) * 3}
+
+
+def test_a_file_named_twice_is_drawn_twice_as_often(switching_data, encoder_name, tmp_path):
+    d = switching_data
+    options = TrainOptions(train_set=",".join([d["disf"], d["disf"], d["punc"]]), dev_set=d["dev"],
+                           model_dir=str(tmp_path), transformer_model=encoder_name, encoder_config=TINY_ENCODER,
+                           switches=("disf", "punc"), max_len=64, progress=False)
+    counts = Counter(i.origin.rsplit(":", 1)[0] for i in Trainer(options).train_instances)
+    disf, punc = (len(DatasetReader().read(d[name])) for name in ("disf", "punc"))
+    assert sorted(counts.values()) == sorted([2 * disf, punc]), counts
 
 
 def test_light_encoder_reads_switches_like_transformers(trained_switching):
