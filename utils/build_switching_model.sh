@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Rebuild models/switch_en/ (switching tokens, seed 001: disfluency deletion and punctuation in one tagger)
 # and the single-task models that seed 001's Table 2 compares it with.
-#   bash utils/build_switching_model.sh [WORKDIR]   (about 2.5 hours on 2 CPU cores: the switching model's
-#                                                   1,800 + 900 updates beside the single-task models' 900 each)
+#   bash utils/build_switching_model.sh [WORKDIR]   (about 1.5 hours on 2 CPU cores: the switching model's
+#                                                   1,800 updates beside the single-task models' 900 each)
 # Every model starts from the shipped models/default_en (lr 1e-4, batches of 16 windows). The single-task
-# models get 900 updates each; the switching model 1,800, as many updates of each task as its single-task model,
-# then 900 more with the learning rate restarted low (the shipped one is its best dev checkpoint, at 2,100):
-#   switching   --switches disf,punc on three single-task sets mixed: disfluency (Switchboard train sides x8 +
-#               the disfluency generator over cased speech-like text; disf on, punc off), punctuation (TED
-#               train lines; punc on, disf off), no conversion (restored cased text; both off). disf,punc
-#               together is never trained.
-#   punc_only   the punctuation set alone, no switches;  disf_only   the disfluency sets alone, no switches.
+# models get 900 updates each; the switching model 1,800, as many updates of each task as its single-task
+# model (the shipped one is its best dev checkpoint):
+#   switching   --switches disf,punc on single-task sets mixed: disfluency (Switchboard train sides x8 + the
+#               disfluency generator over cased speech-like text x2; disf on, punc off), punctuation (TED
+#               train lines, and the same lines with generated disfluencies that teach nothing themselves:
+#               gen_punc; punc on, disf off), no conversion (restored cased text; both off). disf,punc
+#               together is never trained; with disf off, $DELETE is out of the softmax (Seq2Labels).
+#   punc_only   the TED lines alone, no switches;  disf_only   the disfluency sets alone, no switches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-work/switch}
@@ -22,23 +23,22 @@ for part in train dev; do
   python utils/preprocess_data.py -s "$W/ted.$part.src" -t "$W/ted.$part.tgt" -o "$W/ted.$part.tagged"
 done
 python utils/prepare_switching_data.py --out "$D" --cache "$W/cache" --fluent_train "$W/cased.train.tgt" \
-  --fluent_dev "$W/cased.dev.tgt" --gen_words 160000 --none_words 50000 --seed 1
+  --fluent_dev "$W/cased.dev.tgt" --gen_words 160000 --none_words 50000 --seed 1 --punc_fluent "$W/ted.train.tgt"
 for spec in swbd.train:disf gen.train:disf none.train:none swbd.dev:disf; do
   name=${spec%%:*}
   python utils/preprocess_data.py -s "$D/$name.src" -t "$D/$name.tgt" -o "$D/$name.tagged" --tasks "${spec##*:}"
 done
-S="$D/swbd.train.tagged"
+python utils/preprocess_data.py -s "$D/gen_punc.train.src" -t "$D/gen_punc.train.tgt" -o "$D/gen_punc.train.tagged" \
+  --tasks punc --kept_disfluencies
+S="$D/swbd.train.tagged" G="$D/gen.train.tagged"
 COMMON=(--config configs/default_en.json --init_model models/default_en --lr 1e-4 --n_epoch 3 --updates_per_epoch 300
         --patience 9 --resume 1 --progress 0)
 export OMP_NUM_THREADS=1
 python train.py "${COMMON[@]}" --n_epoch 6 --switches disf,punc --model_dir "$W/switching" \
-  --train_set "$S,$S,$S,$S,$S,$S,$S,$S,$D/gen.train.tagged,$D/none.train.tagged,$W/ted.train.tagged" \
-  --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" && \
-python train.py "${COMMON[@]}" --n_epoch 9 --switches disf,punc --model_dir "$W/switching" \
-  --train_set "$S,$S,$S,$S,$S,$S,$S,$S,$D/gen.train.tagged,$D/none.train.tagged,$W/ted.train.tagged" \
-  --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" &   # continued (lr restarts at 3.5e-5): best/ by dev F1
+  --train_set "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$D/none.train.tagged,$W/ted.train.tagged,$D/gen_punc.train.tagged" \
+  --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" &   # best/ by dev F1
 python train.py "${COMMON[@]}" --model_dir "$W/punc_only" --train_set "$W/ted.train.tagged" --dev_set "$W/ted.dev.tagged"
-python train.py "${COMMON[@]}" --model_dir "$W/disf_only" --train_set "$S,$S,$S,$S,$D/gen.train.tagged" \
+python train.py "${COMMON[@]}" --model_dir "$W/disf_only" --train_set "$S,$S,$S,$S,$G" \
   --dev_set "$D/swbd.dev.tagged"
 wait
 python utils/compress_model.py --model_path "$W/switching/best" --output models/switch_en.new \

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# One-change ablation of the switching model's punctuation data (README, "Disfluencies: switching tokens"):
-# the recipe's switching run (1,800 updates from models/default_en) with and without gen_punc.train, the TED
-# training lines with generated disfluencies kept (preprocess_data.py --tasks punc --kept_disfluencies: punc
-# on, disf off; the disfluent words teach nothing, the words around them their marks). Both runs are
-# compressed as the shipped model is and scored on the joint dev set and Switchboard dev with the stored
-# decoding defaults.
+# One-change ablation of the switching model's data mix (README, "Disfluencies: switching tokens"): the
+# recipe's switching run (1,800 updates from models/default_en) on the Switchboard x8, no-conversion, TED and
+# gen_punc sets (the TED lines with generated disfluencies kept: punc on, disf off, the disfluent words
+# teach nothing), with the generated disfluency set once, and twice as utils/build_switching_model.sh has it.
+# Both runs are compressed as the shipped model is and scored on the joint dev set and Switchboard dev with
+# the stored decoding defaults.
 #   bash utils/switching_ablation.sh WORKDIR   (WORKDIR as left by utils/build_switching_model.sh: its data,
 #                                              ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on
 #                                              2 CPU cores, the two runs side by side)
@@ -12,16 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:?usage: bash utils/switching_ablation.sh WORKDIR}
 D="$W/data"
-python utils/prepare_switching_data.py --out "$W/data_punc" --cache "$W/cache" --fluent_train "$W/cased.train.tgt" \
-  --fluent_dev "$W/cased.dev.tgt" --gen_words 160000 --none_words 50000 --seed 1 --punc_fluent "$W/ted.train.tgt"
-for f in gen.train.src none.train.src joint.dev.src joint.dev.del; do  # the recipe's sets, byte for byte
-  cmp "$D/$f" "$W/data_punc/$f"
-done
-G="$W/data_punc/gen_punc.train.tagged"
-python utils/preprocess_data.py -s "$W/data_punc/gen_punc.train.src" -t "$W/data_punc/gen_punc.train.tgt" -o "$G" \
-  --tasks punc --kept_disfluencies
-S="$D/swbd.train.tagged"
-MIX="$S,$S,$S,$S,$S,$S,$S,$S,$D/gen.train.tagged,$D/none.train.tagged,$W/ted.train.tagged"
+S="$D/swbd.train.tagged" G="$D/gen.train.tagged"
+REST="$D/none.train.tagged,$W/ted.train.tagged,$D/gen_punc.train.tagged"  # after the disfluency sets, as trained
 export OMP_NUM_THREADS=1
 run() {  # NAME TRAIN_SET: train, compress, score
   python train.py --config configs/default_en.json --init_model models/default_en --lr 1e-4 --n_epoch 6 \
@@ -33,6 +25,6 @@ run() {  # NAME TRAIN_SET: train, compress, score
   python utils/evaluate_switching.py --data "$D" --switching "$W/$1_c" --disf_model "$W/disf_only/best" \
     --punc_model "$W/punc_only/best" --ted_dev "$W/ted.dev.tagged" --decode model --out "$W/ablation.$1.json"
 }
-run ablation_base "$MIX" &
-run ablation_gen_punc "$MIX,$G"
+run ablation_gen_once "$S,$S,$S,$S,$S,$S,$S,$S,$G,$REST" &
+run ablation_gen_twice "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST"
 wait
