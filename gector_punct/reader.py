@@ -180,7 +180,8 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
             context = mark_context(t.apply(w))
         label = vocab.encode_tag(t)
         if "punc" not in tasks:
-            label = (label[0] if t.deletes else KEPT if "disf" in tasks else IGNORE, IGNORE, IGNORE)
+            kept = KEPT if "disf" in tasks else IGNORE  # with neither task on there is nothing to teach
+            label = (label[0] if t.deletes else kept, IGNORE, IGNORE)
         elif t.deletes and "disf" not in tasks:
             label = (IGNORE, IGNORE, IGNORE)
         labels.append(label + (context,))

@@ -24,8 +24,8 @@ the same trajectory as one process (gradients are averaged over the global batch
 DistributedDataParallel over gloo on CPU, nccl on GPU; only rank 0 evaluates, writes checkpoints and logs.
 
 Switching tokens (seed 001): ``train_set`` / ``dev_set`` may name several files (comma-separated), each with
-its tasks (``reader``); a training file named n times is drawn n times as often; ``switches`` gives the model one token per task. An ``init_model`` gains the labels
-the data has and it lacks (``$DELETE``).
+its tasks (``reader``); a training file named n times is drawn n times as often; ``switches`` gives the
+model one token per task. An ``init_model`` gains the labels the data has and it lacks (``$DELETE``).
 
 Audio (UniPunc): instances with audio (see ``reader``) are read and, with a frozen extractor, their features
 extracted once before the first epoch (to ``audio_cache`` on disk, or kept in memory); batches mix samples

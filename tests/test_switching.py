@@ -2,9 +2,9 @@
 does each task alone, both at once (never trained), and leaves alone what is switched off."""
 import os
 import random
-from collections import Counter
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 import torch
