@@ -129,7 +129,7 @@ def test_switch_states_reach_the_encoder(encoder_name):
         parse_tasks("disf,commas")
 
 
-def test_deletion_is_neither_predicted_nor_taught_with_disf_off(switching_data, encoder_name):
+def test_deletion_is_neither_predicted_nor_taught_with_disf_off(switching_data):
     """With disf off $DELETE leaves the punctuation head's distribution: probability 0, and no gradient
     reaches its output (a punctuation or no-conversion set teaches nothing about deletion); with disf on the
     same words teach it."""
