@@ -66,6 +66,11 @@ FLAGS = [
     ("--switches", str, "switching tokens (seed 001), e.g. disf,punc: one per task, on or off at the start of every "
                         "window, so one model does each task alone or both; can be given to an init model "
                         "(default: none)"),
+    ("--teachers", str, "with --switches: single-task models whose soft decisions the switching model also learns "
+                        "from, e.g. disf=runs/disf_only/best,punc=runs/punc_only/best (multi-task distillation; "
+                        "default: none)"),
+    ("--distill_weight", float, f"share of the punctuation loss the teachers' soft labels take (default {D.distill_weight})"),
+    ("--distill_anneal", int, "1: the teachers' share falls linearly to 0 over training (teacher annealing)"),
     ("--audio_cache", str, "folder for cached acoustic features, reused by later epochs and runs (default: in memory)"),
     ("--progress", int, "1: show progress bars (default 1)"),
 ]
@@ -86,7 +91,7 @@ def main(argv=None) -> int:
         if unknown:
             parser.error(f"unknown keys in the config: {sorted(unknown)}")
     options.update(args)
-    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings", "case_context"):
+    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings", "case_context", "distill_anneal"):
         if key in options:
             options[key] = bool(options[key])
     missing = [k for k in ("train_set", "dev_set", "model_dir") if not options.get(k)]

@@ -26,6 +26,7 @@ DistributedDataParallel over gloo on CPU, nccl on GPU; only rank 0 evaluates, wr
 Switching tokens (seed 001): ``train_set`` / ``dev_set`` may name several files (comma-separated), each with
 its tasks (``reader``); a training file named n times is drawn n times as often; ``switches`` gives the
 model one token per task. An ``init_model`` gains the labels the data has and it lacks (``$DELETE``).
+``teachers`` adds single-task models' soft labels to the punctuation loss (``distillation.Teachers``).
 
 Audio (UniPunc): instances with audio (see ``reader``) are read and, with a frozen extractor, their features
 extracted once before the first epoch (to ``audio_cache`` on disk, or kept in memory); batches mix samples
@@ -42,15 +43,16 @@ from dataclasses import asdict, dataclass, fields
 
 import torch
 import torch.distributed as dist
-from safetensors.torch import load_file, save_file
 from tqdm import tqdm
 
 from .audio_data import AudioLines
 from .bootstrapper import text_fractions
+from .checkpoint import load_optimizer, save_checkpoint
 from .config import ModelConfig
+from .distillation import Teachers
 from .encoding import collate
 from .evaluation import evaluate_dev_sets
-from .io import atomic_write, recover_dir, replace_dir, temporary_dir
+from .io import atomic_write, recover_dir
 from .metrics import selection_f1
 from .model import Seq2Labels
 from .reader import DatasetReader, EncodedData
@@ -102,6 +104,9 @@ class TrainOptions:
     device: str | None = None
     progress: bool = True
     init_model: str = ""  # start from this trained model folder (its vocabulary, encoder and heads)
+    teachers: str = ""  # "disf=DIR,punc=DIR": single-task models distilled into a switching model (distillation)
+    distill_weight: float = 0.5
+    distill_anneal: bool = False
     audio_cache: str = ""  # folder of cached acoustic features ("": in memory)
 
     @classmethod
@@ -159,9 +164,11 @@ class Trainer:
             weights = label_weights(self.data, self.model.vocab, options.class_weight_power)
             self.model.class_weights = {PUNCT_HEAD.name: weights.to(self.device)}
         self.audio, self.fractions = self._prepare_audio()
+        self.teachers = Teachers.load(options.teachers, self.model, options.distill_weight, options.distill_anneal,
+                                      self.device) if options.teachers else None
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=options.lr, weight_decay=options.weight_decay)
         if self.resuming and os.path.exists(os.path.join(self.last_dir, "optimizer.safetensors")):
-            self._load_optimizer(os.path.join(self.last_dir, "optimizer.safetensors"))
+            load_optimizer(self.optimizer, self.last_dir, self.device)
         self.scaler = grad_scaler(self.device)
         self.ddp = None
 
@@ -239,11 +246,15 @@ class Trainer:
             return o.updates_per_epoch * o.accumulation_size
         return max(1, -(-len(self.data.windows) // o.batch_size))
 
+    def total_updates(self) -> int:
+        o = self.o
+        return max(1, (o.n_epoch - o.cold_steps_count) * self.batches_per_epoch() // o.accumulation_size)
+
     def lr_at(self, epoch: int, step: int) -> float:
         o = self.o
         if epoch < o.cold_steps_count:
             return o.cold_lr
-        total = max(1, (o.n_epoch - o.cold_steps_count) * self.batches_per_epoch() // o.accumulation_size)
+        total = self.total_updates()
         warm = max(1, int(o.warmup * total))
         return o.lr * min(step / warm, max(0.0, (total - step) / max(1, total - warm)))
 
@@ -307,7 +318,8 @@ class Trainer:
         record = {"epoch": epoch + 1, **stats, "selection_f1": f1, "best": improved, "dev": result}
         with open(os.path.join(self.o.model_dir, "metrics.jsonl"), "a", encoding="utf-8") as log:
             log.write(json.dumps(record) + "\n")
-        self._save_last()  # last: the epoch is done only once this folder is in place
+        # last: the epoch is done only once this folder is in place
+        save_checkpoint(self.last_dir, self.model, self.optimizer, dict(self.state, options=asdict(self.o)))
         print(f"epoch {epoch + 1}: loss {record['train_loss']:.4f}  dev punct F1 "
               f"{result['punct']['overall']['f1']:.1f}  selection F1 {f1:.2f}{'  (best)' if improved else ''}", flush=True)
 
@@ -322,10 +334,17 @@ class Trainer:
         with no_sync:
             with autocast(self.device):
                 out = (self.ddp or self.model)(**tensors)
-            counts = out["loss_counts"].detach()
-            if self.world > 1:  # each head's mean over the global batch's words; DDP then averages over processes
+            sums, counts = out["loss_sums"], out["loss_counts"].detach()
+            if self.teachers is not None:  # one more term: the teachers' soft labels
+                extra_sum, extra_count = self.teachers.loss_sum(self.model, tensors, out)
+                sums, counts = torch.cat([sums, extra_sum[None]]), torch.cat([counts, extra_count[None].to(counts)])
+            if self.world > 1:  # each term's mean over the global batch's words; DDP then averages over processes
                 dist.all_reduce(counts)
-            loss = (out["loss_sums"] / counts.clamp(min=1)).sum() * self.world / accumulation
+            terms = sums / counts.clamp(min=1)
+            if self.teachers is not None:
+                progress = self.state["step"] / self.total_updates()
+                terms = terms * self.teachers.term_weights(len(HEADS), HEADS.index(PUNCT_HEAD), progress).to(terms)
+            loss = terms.sum() * self.world / accumulation
             (self.scaler.scale(loss) if self.scaler else loss).backward()
         return loss.item() * accumulation
 
@@ -358,29 +377,6 @@ class Trainer:
         return evaluate_dev_sets(self.model, self.dev_sets, batch_size=self.o.batch_size * 2, device=str(self.device),
                                  audio_cache=self.o.audio_cache or None, skip_bad_audio=self.o.skip_bad)
 
-    # ---- checkpoints ------------------------------------------------------------------------------
-
-    def _save_last(self) -> None:
-        """Model (full precision), optimizer and trainer state written together, then swapped in at once."""
-        tmp = temporary_dir(self.last_dir)
-        self.model.write_folder(tmp, store_dtype="float32")
-        state = self.optimizer.state_dict()
-        tensors = {f"{i}.{k}": v.contiguous() for i, s in state["state"].items() for k, v in s.items()
-                   if isinstance(v, torch.Tensor)}
-        save_file(tensors, os.path.join(tmp, "optimizer.safetensors"))
-        with atomic_write(os.path.join(tmp, "trainer_state.json")) as out:
-            json.dump(dict(self.state, options=asdict(self.o), param_groups=state["param_groups"]), out, indent=2)
-        replace_dir(tmp, self.last_dir)
-
-    def _load_optimizer(self, path: str) -> None:
-        tensors = load_file(path)
-        state: dict = {}
-        for key, value in tensors.items():
-            index, name = key.split(".", 1)
-            state.setdefault(int(index), {})[name] = value.to(self.device) if name != "step" else value
-        with open(os.path.join(self.last_dir, "trainer_state.json"), encoding="utf-8") as f:
-            groups = json.load(f)["param_groups"]
-        self.optimizer.load_state_dict({"state": state, "param_groups": groups})
 
 
 def train(options: TrainOptions) -> dict:

@@ -87,15 +87,59 @@ def learnable_data(tmp_path_factory):
     return paths
 
 
-def write_tagged(directory, name: str, pairs) -> str:
-    """(source, target) pairs -> DIRECTORY/NAME.tagged, preprocessed as utils/preprocess_data.py does."""
+def write_tagged(directory, name: str, pairs, tasks: str | None = None) -> str:
+    """(source, target) pairs -> DIRECTORY/NAME.tagged, preprocessed as utils/preprocess_data.py does (with
+    ``tasks``, as ``--tasks`` does: NAME.tagged.tasks beside it)."""
     from gector_punct.preprocess import preprocess_files
+    from gector_punct.tasks import parse_tasks
 
-    lines, _ = preprocess_files(*write_pairs(directory, name, pairs))
+    lines, _ = preprocess_files(*write_pairs(directory, name, pairs), **({"tasks": parse_tasks(tasks)} if tasks else {}))
     path = os.path.join(directory, f"{name}.tagged")
     with open(path, "w", encoding="utf-8") as f:
         f.writelines(line + "\n" for line in lines)
+    if tasks:
+        with open(path + ".tasks", "w", encoding="utf-8") as f:
+            f.write(tasks + "\n")
     return path
+
+
+FILLERS = ("uh", "um", "er")
+
+
+def disfluent(words: list[str], rng: random.Random) -> tuple[list[str], list[bool]]:
+    """Fillers inserted before words (repetitions would clash with the words the toy data repeats by
+    chance); per word whether it was inserted."""
+    out, inserted = [], []
+    for w in words:
+        extra = [rng.choice(FILLERS)] if rng.random() < 0.2 else []
+        out += extra + [w]
+        inserted += [True] * len(extra) + [False]
+    return out, inserted
+
+
+@pytest.fixture(scope="session")
+def switching_data(tmp_path_factory):
+    """The three single-task sets of the learnable task, and a joint dev set (disfluent -> restored)."""
+    directory = tmp_path_factory.mktemp("switching")
+    rng = random.Random(5)
+    fluent = learnable_pairs(600, 11)
+    disf_pairs = []
+    for source, _ in fluent[:250]:
+        words, _ = disfluent(source.split(), rng)
+        disf_pairs.append((" ".join(words), source))
+    joint, disf_dev = [], []
+    for source, target in learnable_pairs(60, 12):
+        words, _ = disfluent(source.split(), rng)
+        joint.append((" ".join(words), target))
+    for source, _ in learnable_pairs(60, 13):
+        words, _ = disfluent(source.split(), rng)
+        disf_dev.append((" ".join(words), source))
+    return {"disf": write_tagged(directory, "disf", disf_pairs, "disf"),
+            "punc": write_tagged(directory, "punc", fluent[250:550], "punc"),
+            "none": write_tagged(directory, "none", [(t, t) for _, t in fluent[550:]], "none"),
+            "dev": write_tagged(directory, "dev", learnable_pairs(60, 2), "punc"),
+            "disf_dev": write_tagged(directory, "disf_dev", disf_dev, "disf"),
+            "joint": write_tagged(directory, "joint", joint, "disf,punc"), "joint_pairs": joint}
 
 
 @pytest.fixture(scope="session")

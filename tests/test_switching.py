@@ -1,7 +1,6 @@
 """Switching tokens (seed 001): one tagger trained on disfluency-only, punctuation-only and no-conversion data
 does each task alone, both at once (never trained), and leaves alone what is switched off."""
 import os
-import random
 import subprocess
 import sys
 from collections import Counter
@@ -9,7 +8,7 @@ from collections import Counter
 import pytest
 import torch
 
-from conftest import ROOT, TINY_ENCODER, learnable_pairs, tiny_tagger, write_pairs
+from conftest import FILLERS, ROOT, TINY_ENCODER, tiny_tagger, write_pairs
 from gector_punct.encoding import collate
 from gector_punct.evaluation import score_conversion
 from gector_punct.model import Seq2Labels
@@ -20,56 +19,6 @@ from gector_punct.tags import DELETE, KEEP, Tag, parse_tagged, tags_from_pair
 from gector_punct.tasks import parse_tasks, switch_states
 from gector_punct.trainer import Trainer, TrainOptions, train
 from gector_punct.vocabulary import PUNCT_HEAD, Vocabulary
-
-FILLERS = ("uh", "um", "er")
-
-
-def disfluent(words: list[str], rng: random.Random) -> tuple[list[str], list[bool]]:
-    """Fillers inserted before words (repetitions would clash with the words the toy data repeats by
-    chance); per word whether it was inserted."""
-    out, inserted = [], []
-    for w in words:
-        extra = [rng.choice(FILLERS)] if rng.random() < 0.2 else []
-        out += extra + [w]
-        inserted += [True] * len(extra) + [False]
-    return out, inserted
-
-
-def write_tagged(directory, name: str, pairs, tasks: str) -> str:
-    src, tgt = write_pairs(directory, name, pairs)
-    lines, _ = preprocess_files(src, tgt, tasks=parse_tasks(tasks))
-    path = os.path.join(directory, f"{name}.tagged")
-    with open(path, "w", encoding="utf-8") as f:
-        f.writelines(line + "\n" for line in lines)
-    with open(path + ".tasks", "w", encoding="utf-8") as f:
-        f.write(tasks + "\n")
-    return path
-
-
-@pytest.fixture(scope="session")
-def switching_data(tmp_path_factory):
-    """The three single-task sets of the learnable task, and a joint dev set (disfluent -> restored)."""
-    directory = tmp_path_factory.mktemp("switching")
-    rng = random.Random(5)
-    fluent = learnable_pairs(600, 11)
-    disf_pairs = []
-    for source, _ in fluent[:250]:
-        words, _ = disfluent(source.split(), rng)
-        disf_pairs.append((" ".join(words), source))
-    joint, disf_dev = [], []
-    for source, target in learnable_pairs(60, 12):
-        words, _ = disfluent(source.split(), rng)
-        joint.append((" ".join(words), target))
-    for source, _ in learnable_pairs(60, 13):
-        words, _ = disfluent(source.split(), rng)
-        disf_dev.append((" ".join(words), source))
-    return {"disf": write_tagged(directory, "disf", disf_pairs, "disf"),
-            "punc": write_tagged(directory, "punc", fluent[250:550], "punc"),
-            "none": write_tagged(directory, "none", [(t, t) for _, t in fluent[550:]], "none"),
-            "dev": write_tagged(directory, "dev", learnable_pairs(60, 2), "punc"),
-            "disf_dev": write_tagged(directory, "disf_dev", disf_dev, "disf"),
-            "joint": write_tagged(directory, "joint", joint, "disf,punc"), "joint_pairs": joint}
-
 
 @pytest.fixture(scope="session")
 def trained_switching(switching_data, encoder_name, tmp_path_factory):

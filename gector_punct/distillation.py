@@ -1,0 +1,130 @@
+"""Single-task teachers for a switching model (seed 001), distilled as in Born-Again Multi-Task Networks
+(Clark et al., 2019): the multi-task student learns each task from the gold labels *and* from the soft
+decisions of a model trained on that task alone (here the cascade's own single-task models).
+
+In: ``Teachers.load("disf=DIR,punc=DIR", student)``, trained taggers without switching tokens on the
+student's encoder and tokenizer. Out: ``loss_sum(student, tensors, out)`` -> (summed loss, word count) of a
+batch, which the trainer weighs against the gold punctuation loss (``term_weights``):
+
+- a window with ``disf`` on (``punc`` off) learns the disf teacher's P($DELETE) for each word it owns whose
+  deletion the gold data knows (binary cross-entropy: only "deleted or not" is that task's decision);
+- a window with ``punc`` on (``disf`` off) learns the punc teacher's whole punctuation distribution (labels
+  matched by name; mass on a label the student lacks, or has ruled out, is dropped and the rest renormalised)
+  for each owned word with a known punctuation target;
+- a window with both off learns nothing from a teacher (a no-conversion set has no teacher).
+
+The teacher reads the same window without the student's switch slots (they sit right after the special
+prefix), so both see the same subwords at the same positions otherwise. Invariant: a teacher never gets a
+gradient and never changes; with ``weight`` 0 the trainer's loss is exactly the gold loss.
+"""
+from __future__ import annotations
+
+import torch
+
+from .model import Seq2Labels
+from .tags import DELETE
+from .vocabulary import IGNORE, PUNCT_HEAD
+
+
+class Teachers:
+    def __init__(self, by_task: dict[str, Seq2Labels], student: Seq2Labels, weight: float, anneal: bool):
+        switches = student.config.switches
+        unknown = sorted(set(by_task) - set(switches))
+        if not switches or unknown:
+            raise ValueError(f"teachers for tasks {unknown or sorted(by_task)} need a student with those switches "
+                             f"(it has {list(switches) or 'none'})")
+        for task, teacher in by_task.items():
+            if teacher.config.switches or (teacher.config.transformer_model, teacher.config.special_tokens_fix) != (
+                    student.config.transformer_model, student.config.special_tokens_fix):
+                raise ValueError(f"the {task} teacher must read windows as the student does, without switches: same "
+                                 f"encoder and special_tokens_fix ({teacher.config.transformer_model!r})")
+            teacher.eval().requires_grad_(False)
+        if "disf" in by_task and DELETE not in by_task["disf"].vocab.tokens(PUNCT_HEAD.namespace):
+            raise ValueError("the disf teacher has no $DELETE label: it was not trained to delete")
+        self.by_task, self.weight, self.anneal = by_task, weight, anneal
+        self.slots = (student.switch_offset, len(switches))
+        self.column = {t: switches.index(t) for t in by_task}
+        self.label_map = {t: _label_map(m, student) for t, m in by_task.items()}
+        self.delete = {t: m.vocab.index(PUNCT_HEAD.namespace, DELETE) for t, m in by_task.items()}
+
+    @classmethod
+    def load(cls, spec: str, student: Seq2Labels, weight: float = 0.5, anneal: bool = False,
+             device: str | torch.device = "cpu") -> Teachers:
+        """``spec``: comma-separated ``task=model_dir`` pairs, e.g. ``disf=runs/disf_only/best,punc=...``."""
+        by_task = {}
+        for part in filter(None, (p.strip() for p in spec.split(","))):
+            task, sep, path = part.partition("=")
+            if not sep or task not in ("disf", "punc"):
+                raise ValueError(f"--teachers takes task=model_dir pairs (disf, punc), got {part!r}")
+            by_task[task] = Seq2Labels.load(path, device=device)
+        return cls(by_task, student, weight, anneal)
+
+    def term_weights(self, n_heads: int, punct_index: int, progress: float) -> torch.Tensor:
+        """Weights of the trainer's loss terms (the heads' mean losses, then the distillation's mean): the
+        punctuation head's gold term gives up the share ``w`` that the teachers take; with ``anneal``, ``w``
+        falls linearly from ``weight`` to 0 over training."""
+        w = self.weight * (1.0 - min(1.0, max(0.0, progress)) if self.anneal else 1.0)
+        weights = torch.ones(n_heads + 1)
+        weights[punct_index], weights[-1] = 1.0 - w, w
+        return weights
+
+    def loss_sum(self, student: Seq2Labels, tensors: dict, out: dict) -> tuple[torch.Tensor, torch.Tensor]:
+        logits = out[PUNCT_HEAD.logits_key]
+        target = tensors[PUNCT_HEAD.target_key].masked_fill(~tensors["word_mask"], IGNORE)
+        total, count = logits.new_zeros(()), logits.new_zeros(())
+        for task, teacher in self.by_task.items():
+            on = tensors["switches"][:, self.column[task]] == 1
+            if task == "punc" and "disf" in self.column:
+                on &= tensors["switches"][:, self.column["disf"]] == 0
+            known = (target != IGNORE) if task == "disf" else (target >= 0)
+            words = known & on[:, None]
+            if not words.any():
+                continue
+            rows = on.nonzero().squeeze(1)
+            with torch.no_grad():
+                probs = self._teacher_probs(teacher, tensors, rows)
+            part = logits[rows].log_softmax(-1)
+            if task == "disf":
+                loss = _binary_deletion_loss(part, probs[..., self.delete[task]], student)
+            else:
+                loss = _soft_label_loss(part, probs, self.label_map[task])
+            total = total + loss[words[rows]].sum()
+            count = count + words.sum()
+        return total, count
+
+    def _teacher_probs(self, teacher: Seq2Labels, tensors: dict, rows: torch.Tensor) -> torch.Tensor:
+        """The teacher's punctuation probabilities for the windows ``rows``, read without the switch slots."""
+        at, n = self.slots
+        ids, mask = tensors["input_ids"][rows], tensors["attention_mask"][rows]
+        ids = torch.cat([ids[:, :at], ids[:, at + n:]], dim=1)
+        mask = torch.cat([mask[:, :at], mask[:, at + n:]], dim=1)
+        starts = (tensors["word_starts"][rows] - n).clamp(min=0)
+        out = teacher(input_ids=ids, attention_mask=mask, word_starts=starts, word_mask=tensors["word_mask"][rows])
+        return out[PUNCT_HEAD.probs_key].float()
+
+
+def _label_map(teacher: Seq2Labels, student: Seq2Labels) -> torch.Tensor:
+    """For each of the teacher's punctuation labels, the student's index of the same label (IGNORE: absent)."""
+    namespace = PUNCT_HEAD.namespace
+    index = [student.vocab.index(namespace, label) for label in teacher.vocab.tokens(namespace)]
+    return torch.tensor(index, dtype=torch.long, device=next(student.parameters()).device)
+
+
+def _soft_label_loss(log_probs: torch.Tensor, teacher_probs: torch.Tensor, label_map: torch.Tensor) -> torch.Tensor:
+    """Per word, -sum_y q(y) log p(y): q the teacher's distribution moved onto the student's labels, without
+    the labels the student lacks or rules out (log p = -inf), renormalised."""
+    known = label_map != IGNORE
+    q = torch.zeros_like(log_probs)
+    q.index_add_(-1, label_map[known], teacher_probs[..., known].to(q.dtype))
+    q = q.masked_fill(torch.isinf(log_probs), 0.0)
+    q = q / q.sum(-1, keepdim=True).clamp(min=1e-9)
+    return -torch.where(q > 0, q * log_probs.clamp(min=-1e4), torch.zeros_like(q)).sum(-1)
+
+
+def _binary_deletion_loss(log_probs: torch.Tensor, teacher_deletion: torch.Tensor, student: Seq2Labels) -> torch.Tensor:
+    """Per word, the cross-entropy of "deleted or not" between the teacher's P($DELETE) and the student's."""
+    delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
+    q = teacher_deletion.clamp(0.0, 1.0)
+    rest = log_probs.clone()
+    rest[..., delete] = float("-inf")
+    return -(q * log_probs[..., delete] + (1 - q) * rest.logsumexp(-1))

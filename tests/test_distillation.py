@@ -1,0 +1,104 @@
+"""Single-task teachers distilled into a switching model (gector_punct.distillation): the teacher reads the
+student's window as its own, labels are matched by name, only the switched-on task learns from its
+teacher, and a weight of 0 leaves the gold loss exactly as it was."""
+import json
+import os
+
+import pytest
+import torch
+
+from conftest import TINY_ENCODER, tiny_tagger
+from gector_punct.distillation import Teachers, _soft_label_loss
+from gector_punct.encoding import collate
+from gector_punct.model import Seq2Labels
+from gector_punct.tags import DELETE, KEEP
+from gector_punct.trainer import TrainOptions, train
+from gector_punct.vocabulary import IGNORE, PUNCT_HEAD, Vocabulary
+
+WORDS = [["so", "uh", "we", "went", "to", "paris", "alpha", "time"], ["omega", "london", "is", "green"]]
+
+
+def vocab_of(labels):
+    return Vocabulary({"labels": labels, "case_tags": [KEEP, "$TRANSFORM_CASE_CAPITAL"],
+                       "d_tags": ["CORRECT", "INCORRECT"]})
+
+
+def test_teacher_reads_the_window_as_if_it_had_no_switches():
+    """The student's windows carry two switch slots; stripped, the teacher must give exactly the
+    probabilities it gives on its own windows of the same words."""
+    torch.manual_seed(0)
+    teacher = tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_.", DELETE])).eval()
+    student = tiny_tagger(vocab_of([KEEP, "$APPEND_.", DELETE, "$APPEND_,"]), switches=("disf", "punc"))
+    teachers = Teachers({"disf": teacher}, student, weight=0.5, anneal=False)
+    batch = collate(student.text_encoder().encode_lines(WORDS, (1, 0)))
+    assert batch["input_ids"].shape[1] == collate(teacher.text_encoder().encode_lines(WORDS))["input_ids"].shape[1] + 2
+    through_student = teachers._teacher_probs(teacher, batch, torch.arange(2))
+    own = teacher(**collate(teacher.text_encoder().encode_lines(WORDS)))[PUNCT_HEAD.probs_key]
+    mask = batch["word_mask"]
+    assert torch.allclose(through_student[mask], own[mask], atol=1e-6)
+
+
+def test_soft_labels_move_onto_the_student_labels_by_name():
+    teacher_probs = torch.tensor([[[0.2, 0.5, 0.3]]])  # KEEP, $APPEND_,, $APPEND_.
+    teacher = tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_."]))
+    student = tiny_tagger(vocab_of([KEEP, "$APPEND_.", DELETE, "$APPEND_,"]))
+    from gector_punct.distillation import _label_map
+
+    label_map = _label_map(teacher, student)
+    assert label_map.tolist() == [0, 3, 1]
+    log_p = torch.log(torch.tensor([[[0.1, 0.6, 0.0, 0.3]]]))  # $DELETE ruled out: -inf
+    loss = _soft_label_loss(log_p, teacher_probs, label_map)
+    expected = -(0.2 * torch.log(torch.tensor(0.1)) + 0.3 * torch.log(torch.tensor(0.6)) + 0.5 * torch.log(torch.tensor(0.3)))
+    assert torch.allclose(loss, expected.reshape(1, 1)) and torch.isfinite(loss).all()
+
+
+def test_only_the_switched_on_task_learns_from_its_teacher():
+    torch.manual_seed(1)
+    labels = [KEEP, "$APPEND_,", "$APPEND_.", DELETE]
+    teachers_by_task = {t: tiny_tagger(vocab_of(labels)).eval() for t in ("disf", "punc")}
+    student = tiny_tagger(vocab_of(labels), switches=("disf", "punc"))
+    teachers = Teachers(teachers_by_task, student, weight=0.5, anneal=False)
+    encoder = student.text_encoder()
+    counts = {}
+    for states in ((1, 0), (0, 1), (0, 0)):
+        batch = collate(encoder.encode_lines(WORDS, states))
+        target = torch.zeros_like(batch["word_starts"]).masked_fill(~batch["word_mask"], IGNORE)
+        batch[PUNCT_HEAD.target_key] = target
+        out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
+        total, counts[states] = teachers.loss_sum(student, batch, out)
+        if states != (0, 0):
+            student.zero_grad()
+            total.backward()
+            assert student.switch_embedding.weight.grad.abs().sum() > 0
+    words = int(sum(len(w) for w in WORDS))
+    assert counts == {(1, 0): words, (0, 1): words, (0, 0): 0}
+    assert teachers.term_weights(3, 0, 0.3).tolist() == [0.5, 1.0, 1.0, 0.5]
+    annealed = Teachers(teachers_by_task, student, weight=0.8, anneal=True)
+    assert torch.allclose(annealed.term_weights(3, 0, 0.25), torch.tensor([0.4, 1.0, 1.0, 0.6]))
+    with pytest.raises(ValueError, match="switches"):
+        Teachers(teachers_by_task, tiny_tagger(vocab_of(labels)), weight=0.5, anneal=False)
+
+
+def test_teachers_weigh_the_training_loss(switching_data, encoder_name, tmp_path):
+    """Trained with teachers at weight 0 the run is the run without them, loss for loss; at weight 1 the
+    punctuation loss is the teachers' alone, and the losses differ."""
+    d = switching_data
+    teacher_dirs = []
+    for task in ("disf", "punc"):
+        torch.manual_seed(7)
+        folder = str(tmp_path / task)
+        tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_.", "$APPEND_?", DELETE])).save(folder)
+        teacher_dirs.append(f"{task}={folder}")
+    losses = {}
+    for name, extra in (("plain", {}), ("w0", {"teachers": ",".join(teacher_dirs), "distill_weight": 0.0}),
+                        ("w1", {"teachers": ",".join(teacher_dirs), "distill_weight": 1.0})):
+        model_dir = str(tmp_path / name)
+        train(TrainOptions(train_set=",".join([d["disf"], d["punc"], d["none"]]), dev_set=d["dev"], model_dir=model_dir,
+                           transformer_model=encoder_name, encoder_config=TINY_ENCODER, switches=("disf", "punc"),
+                           n_epoch=1, updates_per_epoch=3, lr=3e-3, batch_size=8, max_len=64, progress=False, seed=3,
+                           **extra))
+        with open(os.path.join(model_dir, "metrics.jsonl"), encoding="utf-8") as f:
+            losses[name] = json.loads(f.readline())["train_loss"]
+    assert losses["w0"] == pytest.approx(losses["plain"], rel=1e-6)
+    assert losses["w1"] != pytest.approx(losses["plain"], rel=1e-3)
+    assert Seq2Labels.load(os.path.join(str(tmp_path / "w1"), "best")).config.switches == ("disf", "punc")
