@@ -71,6 +71,9 @@ FLAGS = [
                         "default: none)"),
     ("--distill_weight", float, f"share of the punctuation loss the teachers' soft labels take (default {D.distill_weight})"),
     ("--distill_anneal", int, "1: the teachers' share falls linearly to 0 over training (teacher annealing)"),
+    ("--teacher_marks_with_disf", int, "1: the punc teacher also teaches the marks of the words that stay in windows "
+                                       "with disf on (punc off there, so decoding still adds none): the head then "
+                                       "punctuates under disf as the punctuation model does, as the joint mode needs"),
     ("--audio_cache", str, "folder for cached acoustic features, reused by later epochs and runs (default: in memory)"),
     ("--progress", int, "1: show progress bars (default 1)"),
 ]
@@ -91,7 +94,7 @@ def main(argv=None) -> int:
         if unknown:
             parser.error(f"unknown keys in the config: {sorted(unknown)}")
     options.update(args)
-    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings", "case_context", "distill_anneal"):
+    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings", "case_context", "distill_anneal", "teacher_marks_with_disf"):
         if key in options:
             options[key] = bool(options[key])
     missing = [k for k in ("train_set", "dev_set", "model_dir") if not options.get(k)]

@@ -11,7 +11,11 @@ batch, which the trainer weighs against the gold punctuation loss (``term_weight
 - a window with ``punc`` on (``disf`` off) learns the punc teacher's whole punctuation distribution (labels
   matched by name; mass on a label the student lacks, or has ruled out, is dropped and the rest renormalised)
   for each owned word with a known punctuation target;
-- a window with both off learns nothing from a teacher (a no-conversion set has no teacher).
+- a window with both off learns nothing from a teacher (a no-conversion set has no teacher);
+- with ``marks_with_disf``, a window with ``disf`` on also learns the punc teacher's marks for each word whose
+  gold target is KEPT, as a distribution over the labels other than $DELETE (the mark the word takes if it
+  stays). ``punc`` is off there, so decoding adds no mark in that mode; the joint mode (both on, never
+  trained) then reads a head that punctuates under ``disf`` as the punctuation model does.
 
 The teacher reads the same window without the student's switch slots (they sit right after the special
 prefix), so both see the same subwords at the same positions otherwise. Invariant: a teacher never gets a
@@ -23,11 +27,12 @@ import torch
 
 from .model import Seq2Labels
 from .tags import DELETE
-from .vocabulary import IGNORE, PUNCT_HEAD
+from .vocabulary import IGNORE, KEPT, PUNCT_HEAD
 
 
 class Teachers:
-    def __init__(self, by_task: dict[str, Seq2Labels], student: Seq2Labels, weight: float, anneal: bool):
+    def __init__(self, by_task: dict[str, Seq2Labels], student: Seq2Labels, weight: float, anneal: bool,
+                 marks_with_disf: bool = False):
         switches = student.config.switches
         unknown = sorted(set(by_task) - set(switches))
         if not switches or unknown:
@@ -41,15 +46,15 @@ class Teachers:
             teacher.eval().requires_grad_(False)
         if "disf" in by_task and DELETE not in by_task["disf"].vocab.tokens(PUNCT_HEAD.namespace):
             raise ValueError("the disf teacher has no $DELETE label: it was not trained to delete")
-        self.by_task, self.weight, self.anneal = by_task, weight, anneal
+        self.by_task, self.weight, self.anneal, self.marks_with_disf = by_task, weight, anneal, marks_with_disf
         self.slots = (student.switch_offset, len(switches))
-        self.column = {t: switches.index(t) for t in by_task}
+        self.column = {t: switches.index(t) for t in switches}
         self.label_map = {t: _label_map(m, student) for t, m in by_task.items()}
         self.delete = {t: m.vocab.index(PUNCT_HEAD.namespace, DELETE) for t, m in by_task.items()}
 
     @classmethod
     def load(cls, spec: str, student: Seq2Labels, weight: float = 0.5, anneal: bool = False,
-             device: str | torch.device = "cpu") -> Teachers:
+             marks_with_disf: bool = False, device: str | torch.device = "cpu") -> Teachers:
         """``spec``: comma-separated ``task=model_dir`` pairs, e.g. ``disf=runs/disf_only/best,punc=...``."""
         by_task = {}
         for part in filter(None, (p.strip() for p in spec.split(","))):
@@ -57,7 +62,7 @@ class Teachers:
             if not sep or task not in ("disf", "punc"):
                 raise ValueError(f"--teachers takes task=model_dir pairs (disf, punc), got {part!r}")
             by_task[task] = Seq2Labels.load(path, device=device)
-        return cls(by_task, student, weight, anneal)
+        return cls(by_task, student, weight, anneal, marks_with_disf)
 
     def term_weights(self, n_heads: int, punct_index: int, progress: float) -> torch.Tensor:
         """Weights of the trainer's loss terms (the heads' mean losses, then the distillation's mean): the
@@ -73,24 +78,36 @@ class Teachers:
         target = tensors[PUNCT_HEAD.target_key].masked_fill(~tensors["word_mask"], IGNORE)
         total, count = logits.new_zeros(()), logits.new_zeros(())
         for task, teacher in self.by_task.items():
-            on = tensors["switches"][:, self.column[task]] == 1
-            if task == "punc" and "disf" in self.column:
-                on &= tensors["switches"][:, self.column["disf"]] == 0
-            known = (target != IGNORE) if task == "disf" else (target >= 0)
-            words = known & on[:, None]
+            words = self._taught_words(task, target, tensors["switches"])
             if not words.any():
                 continue
-            rows = on.nonzero().squeeze(1)
+            rows = words.any(1).nonzero().squeeze(1)
             with torch.no_grad():
                 probs = self._teacher_probs(teacher, tensors, rows)
-            part = logits[rows].log_softmax(-1)
             if task == "disf":
-                loss = _binary_deletion_loss(part, probs[..., self.delete[task]], student)
-            else:
-                loss = _soft_label_loss(part, probs, self.label_map[task])
+                loss = _binary_deletion_loss(logits[rows].log_softmax(-1), probs[..., self.delete[task]], student)
+            else:  # the marks given that the word stays: $DELETE out of the student's distribution
+                delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
+                part = logits[rows] if delete == IGNORE else logits[rows].index_fill(-1, _at(delete, logits), float("-inf"))
+                loss = _soft_label_loss(part.log_softmax(-1), probs, self.label_map[task])
             total = total + loss[words[rows]].sum()
             count = count + words.sum()
         return total, count
+
+    def _taught_words(self, task: str, target: torch.Tensor, switches: torch.Tensor) -> torch.Tensor:
+        """Which words (windows x words) a task's teacher teaches: the disf teacher, every word with a known
+        deletion target in a window with ``disf`` on; the punc teacher, every word with a known punctuation
+        target in a window with ``punc`` on and ``disf`` off, and with ``marks_with_disf`` also every word
+        that stays in a window with ``disf`` on (its marks, so that under ``disf`` the head punctuates as
+        the punctuation model does: what the joint mode, never trained, needs)."""
+        on = {t: switches[:, k] == 1 for t, k in self.column.items()}
+        disf_on = on.get("disf", torch.zeros_like(switches[:, 0], dtype=torch.bool))
+        if task == "disf":
+            return (target != IGNORE) & disf_on[:, None]
+        words = (target >= 0) & (on["punc"] & ~disf_on)[:, None]
+        if self.marks_with_disf:
+            words |= (target == KEPT) & disf_on[:, None]
+        return words
 
     def _teacher_probs(self, teacher: Seq2Labels, tensors: dict, rows: torch.Tensor) -> torch.Tensor:
         """The teacher's punctuation probabilities for the windows ``rows``, read without the switch slots."""
@@ -101,6 +118,10 @@ class Teachers:
         starts = (tensors["word_starts"][rows] - n).clamp(min=0)
         out = teacher(input_ids=ids, attention_mask=mask, word_starts=starts, word_mask=tensors["word_mask"][rows])
         return out[PUNCT_HEAD.probs_key].float()
+
+
+def _at(index: int, like: torch.Tensor) -> torch.Tensor:
+    return torch.tensor([index], dtype=torch.long, device=like.device)
 
 
 def _label_map(teacher: Seq2Labels, student: Seq2Labels) -> torch.Tensor:

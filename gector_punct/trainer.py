@@ -107,6 +107,7 @@ class TrainOptions:
     teachers: str = ""  # "disf=DIR,punc=DIR": single-task models distilled into a switching model (distillation)
     distill_weight: float = 0.5
     distill_anneal: bool = False
+    teacher_marks_with_disf: bool = False
     audio_cache: str = ""  # folder of cached acoustic features ("": in memory)
 
     @classmethod
@@ -165,7 +166,7 @@ class Trainer:
             self.model.class_weights = {PUNCT_HEAD.name: weights.to(self.device)}
         self.audio, self.fractions = self._prepare_audio()
         self.teachers = Teachers.load(options.teachers, self.model, options.distill_weight, options.distill_anneal,
-                                      self.device) if options.teachers else None
+                                      options.teacher_marks_with_disf, self.device) if options.teachers else None
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=options.lr, weight_decay=options.weight_decay)
         if self.resuming and os.path.exists(os.path.join(self.last_dir, "optimizer.safetensors")):
             load_optimizer(self.optimizer, self.last_dir, self.device)

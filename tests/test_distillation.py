@@ -13,7 +13,7 @@ from gector_punct.encoding import collate
 from gector_punct.model import Seq2Labels
 from gector_punct.tags import DELETE, KEEP
 from gector_punct.trainer import TrainOptions, train
-from gector_punct.vocabulary import IGNORE, PUNCT_HEAD, Vocabulary
+from gector_punct.vocabulary import IGNORE, KEPT, PUNCT_HEAD, Vocabulary
 
 WORDS = [["so", "uh", "we", "went", "to", "paris", "alpha", "time"], ["omega", "london", "is", "green"]]
 
@@ -102,3 +102,27 @@ def test_teachers_weigh_the_training_loss(switching_data, encoder_name, tmp_path
     assert losses["w0"] == pytest.approx(losses["plain"], rel=1e-6)
     assert losses["w1"] != pytest.approx(losses["plain"], rel=1e-3)
     assert Seq2Labels.load(os.path.join(str(tmp_path / "w1"), "best")).config.switches == ("disf", "punc")
+
+
+def test_marks_with_disf_teach_the_words_that_stay():
+    """With ``marks_with_disf`` the punc teacher also teaches, in a window with disf on, the marks of the
+    words whose gold target is KEPT (never of a deleted word), given that the word stays: the student's
+    $DELETE is out of that distribution, so its mass cannot absorb the teacher's marks."""
+    torch.manual_seed(2)
+    labels = [KEEP, "$APPEND_,", "$APPEND_.", DELETE]
+    punc = tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_."])).eval()
+    student = tiny_tagger(vocab_of(labels), switches=("disf", "punc"))
+    batch = collate(student.text_encoder().encode_lines(WORDS, (1, 0)))
+    delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
+    target = torch.full_like(batch["word_starts"], KEPT).masked_fill(~batch["word_mask"], IGNORE)
+    target[0, 1] = delete  # "uh"
+    batch[PUNCT_HEAD.target_key] = target
+    out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
+    plain = Teachers({"punc": punc}, student, weight=0.5, anneal=False)
+    assert plain.loss_sum(student, batch, out)[1] == 0  # punc is off in this window: nothing to teach
+    marks = Teachers({"punc": punc}, student, weight=0.5, anneal=False, marks_with_disf=True)
+    total, count = marks.loss_sum(student, batch, out)
+    assert count == sum(len(w) for w in WORDS) - 1 and torch.isfinite(total)
+    student.zero_grad()
+    total.backward()
+    assert student.heads[PUNCT_HEAD.name].bias.grad[delete] == 0  # the deletion decision is not touched

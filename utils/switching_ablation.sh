@@ -3,28 +3,37 @@
 # recipe's switching run (1,800 updates from models/default_en) on the Switchboard x8, no-conversion, TED and
 # gen_punc sets (the TED lines with generated disfluencies kept: punc on, disf off, the disfluent words
 # teach nothing), with the generated disfluency set once, and twice as utils/build_switching_model.sh has it.
-# Both runs are compressed as the shipped model is and scored on the joint dev set and Switchboard dev with
-# the stored decoding defaults.
-#   bash utils/switching_ablation.sh WORKDIR   (WORKDIR as left by utils/build_switching_model.sh: its data,
-#                                              ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on
-#                                              2 CPU cores, the two runs side by side)
+# With "distill": the shipped mix (gen.train twice) with the single-task models as teachers
+# (gector_punct/distillation.py), their share of the punctuation loss 0.5 throughout, and 1 falling to 0
+# (teacher annealing). Every run is compressed as the shipped model is and scored on the joint dev set and
+# Switchboard dev with the stored decoding defaults.
+#   bash utils/switching_ablation.sh WORKDIR [mix|distill]   (WORKDIR as left by utils/build_switching_model.sh:
+#                        its data, ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on 2 CPU cores for
+#                        mix, the two runs side by side; about 60 for distill)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-W=${1:?usage: bash utils/switching_ablation.sh WORKDIR}
+W=${1:?usage: bash utils/switching_ablation.sh WORKDIR [mix|distill]}
+WHICH=${2:-mix}
 D="$W/data"
 S="$D/swbd.train.tagged" G="$D/gen.train.tagged"
 REST="$D/none.train.tagged,$W/ted.train.tagged,$D/gen_punc.train.tagged"  # after the disfluency sets, as trained
 export OMP_NUM_THREADS=1
-run() {  # NAME TRAIN_SET: train, compress, score
+T="disf=$W/disf_only/best,punc=$W/punc_only/best"
+run() {  # NAME TRAIN_SET [TRAIN.PY FLAG ...]: train, compress, score
   python train.py --config configs/default_en.json --init_model models/default_en --lr 1e-4 --n_epoch 6 \
     --updates_per_epoch 300 --patience 9 --resume 1 --progress 0 --switches disf,punc --model_dir "$W/$1" \
-    --train_set "$2" --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged"
+    --train_set "$2" --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" "${@:3}"
   python utils/compress_model.py --model_path "$W/$1/best" --output "$W/$1_c" \
     --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" --ranks 112 --max_drop 5 --max_mb 9.8
   cp models/default_en/case_forms.tsv.gz "$W/$1_c/"
   python utils/evaluate_switching.py --data "$D" --switching "$W/$1_c" --disf_model "$W/disf_only/best" \
     --punc_model "$W/punc_only/best" --ted_dev "$W/ted.dev.tagged" --decode model --out "$W/ablation.$1.json"
 }
-run ablation_gen_once "$S,$S,$S,$S,$S,$S,$S,$S,$G,$REST" &
-run ablation_gen_twice "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST"
+if [ "$WHICH" = distill ]; then
+  run kd05 "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST" --teachers "$T" --distill_weight 0.5 &
+  run bam "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST" --teachers "$T" --distill_weight 1.0 --distill_anneal 1
+else
+  run ablation_gen_once "$S,$S,$S,$S,$S,$S,$S,$S,$G,$REST" &
+  run ablation_gen_twice "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST"
+fi
 wait
