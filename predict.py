@@ -41,6 +41,9 @@ def add_decoding_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--question_opening", type=float, default=None,
                    help="open a question the tagger closes with ? with ¿ where that is at least this probable "
                         "(Spanish; default 0.05; 1.1: never add one)")
+    p.add_argument("--deletion_threshold", type=float, default=None,
+                   help="with disf: delete a word when its $DELETE probability exceeds this; higher = fewer, surer "
+                        "deletions (default: the model's, 0.5)")
     p.add_argument("--case_confidence", type=float, default=None,
                    help="added to the $KEEP probability of the case head: higher = fewer case changes, negative = "
                         "more (default: the model's)")
@@ -117,7 +120,7 @@ def load_punctuator(args: argparse.Namespace) -> Punctuator:
                                  existing=args.existing, whole_lines=args.whole_lines)
     punctuator.decode_config = punctuator.decode_config.overridden(
         additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
-        question_opening=args.question_opening,
+        question_opening=args.question_opening, deletion_threshold=args.deletion_threshold,
         min_error_probability=args.min_error_probability)
     for path, model in zip(args.model_path, punctuator.models):
         if args.special_tokens_fix is not None and args.special_tokens_fix != model.config.special_tokens_fix:

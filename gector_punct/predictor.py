@@ -213,9 +213,12 @@ class Punctuator:
         d = decode or self.decode_config
         labels, case, detect = (p.clone() for p in probabilities)
         punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
+        deleted = self._deletions(labels, d.deletion_threshold)
         labels[:, punct_names.index(KEEP)] += d.additional_confidence
         case[..., case_names.index(KEEP)] += d.case_bias
         self._mask_tasks_off(labels, case)
+        if deleted is not None:  # decided above; otherwise the likeliest other label
+            labels[:, punct_names.index(DELETE)] = torch.where(deleted, 2.0, -1.0)
         label_p, label_i = (x.tolist() for x in labels.max(-1))
         case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
         error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
@@ -251,6 +254,15 @@ class Punctuator:
         """The likeliest sentence mark (. ? !) of a word from its punctuation probabilities: each mark's
         probability is the sum over the labels whose appended marks end with it."""
         return max(self.end_marks, key=lambda mark: float(label_p[self.end_marks[mark]].sum()))
+
+    def _deletions(self, labels: torch.Tensor, threshold: float) -> torch.Tensor | None:
+        """Per word, whether ``disf`` deletes it: P($DELETE) above ``threshold``. A kept word's disfluency
+        target says only "not deleted" (any label but $DELETE), so the model's calibrated decision is $DELETE
+        against all the rest together, not against $KEEP or the likeliest mark alone. None without ``disf``."""
+        names = self.names[PUNCT_HEAD.name]
+        if "disf" not in self.tasks or DELETE not in names:
+            return None
+        return labels[:, names.index(DELETE)] > threshold
 
     def _mask_tasks_off(self, labels: torch.Tensor, case: torch.Tensor) -> None:
         """Rule out, in place, every decision of a task that is off: ``$DELETE`` without ``disf``; any mark and

@@ -242,3 +242,29 @@ def test_evaluate_switching_script(trained_switching, switching_data, tmp_path):
     assert report["deletion"]["swbd.dev"][1]["deletion"]["f1"] < 100  # "er" is not uh/um
     assert report["ted_dev"]["switching"]["f1"] > 80
     assert set(report["tuned"]) == {r["row"] for r in report["joint"]} - {"switching cascade punc>disf"}
+
+
+def test_deletion_is_decided_against_everything_else(encoder_name):
+    """With disf a word goes when P($DELETE) beats all the other labels together (the decision the
+    disfluency data teaches: a kept word's target is only "not deleted"), not when it beats the likeliest
+    single label, and not against $KEEP with its confidence bonus; ``deletion_threshold`` moves the bar."""
+    from gector_punct.config import DecodeConfig
+
+    names = [KEEP, "$APPEND_,", "$APPEND_.", DELETE]
+    vocab = Vocabulary({"labels": names, "case_tags": [KEEP], "d_tags": ["CORRECT", "INCORRECT"]})
+    model = tiny_tagger(vocab, switches=("disf", "punc")).eval()
+    words = [["so", "uh", "we", "went"]]
+    for tasks in ("disf,punc", "disf"):
+        punctuator = Punctuator([model], tasks=parse_tasks(tasks), device="cpu")
+        probs = punctuator.probabilities(words)
+        labels = probs[0].clone()
+        columns = [punctuator.names[PUNCT_HEAD.name].index(n) for n in names]
+        rows = {0: [0.6, 0.0, 0.0, 0.4], 1: [0.3, 0.25, 0.0, 0.45], 2: [0.4, 0.05, 0.0, 0.55], 3: [1.0, 0.0, 0.0, 0.0]}
+        for k, values in rows.items():
+            labels[k, columns] = torch.tensor(values)
+        decode = DecodeConfig(additional_confidence=0.2, min_error_probability=0.0)
+        probs = (labels,) + tuple(probs[1:])
+        deleted = [t.deletes for t in punctuator.decode(words, probs, decode)[0]]
+        assert deleted == [False, False, True, False], (tasks, deleted)
+        strict = punctuator.decode(words, probs, decode.overridden(deletion_threshold=0.6))[0]
+        assert not any(t.deletes for t in strict)
