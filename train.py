@@ -69,7 +69,8 @@ FLAGS = [
     ("--teachers", str, "with --switches: single-task models whose soft decisions the switching model also learns "
                         "from, e.g. disf=runs/disf_only/best,punc=runs/punc_only/best (multi-task distillation; "
                         "default: none)"),
-    ("--distill_weight", float, f"share of the punctuation loss the teachers' soft labels take (default {D.distill_weight})"),
+    ("--distill_weight", float, "share of the punctuation loss the teachers' soft labels take "
+                                f"(default {D.distill_weight})"),
     ("--distill_anneal", int, "1: the teachers' share falls linearly to 0 over training (teacher annealing)"),
     ("--teacher_marks_with_disf", int, "1: the punc teacher also teaches the marks of the words that stay in windows "
                                        "with disf on (punc off there, so decoding still adds none): the head then "
@@ -94,7 +95,8 @@ def main(argv=None) -> int:
         if unknown:
             parser.error(f"unknown keys in the config: {sorted(unknown)}")
     options.update(args)
-    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings", "case_context", "distill_anneal", "teacher_marks_with_disf"):
+    for key in ("targets", "resume", "skip_bad", "progress", "freeze_embeddings", "case_context", "distill_anneal",
+                "teacher_marks_with_disf"):
         if key in options:
             options[key] = bool(options[key])
     missing = [k for k in ("train_set", "dev_set", "model_dir") if not options.get(k)]

@@ -88,7 +88,9 @@ class Teachers:
                 loss = _binary_deletion_loss(logits[rows].log_softmax(-1), probs[..., self.delete[task]], student)
             else:  # the marks given that the word stays: $DELETE out of the student's distribution
                 delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
-                part = logits[rows] if delete == IGNORE else logits[rows].index_fill(-1, _at(delete, logits), float("-inf"))
+                part = logits[rows]
+                if delete != IGNORE:
+                    part = part.index_fill(-1, _at(delete, logits), float("-inf"))
                 loss = _soft_label_loss(part.log_softmax(-1), probs, self.label_map[task])
             total = total + loss[words[rows]].sum()
             count = count + words.sum()
