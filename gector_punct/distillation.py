@@ -3,7 +3,7 @@
 decisions of a model trained on that task alone (here the cascade's own single-task models).
 
 In: ``Teachers.load("disf=DIR,punc=DIR", student)``, trained taggers without switching tokens on the
-student's encoder and tokenizer. Out: ``loss_sum(student, tensors, out)`` -> (summed loss, word count) of a
+student's encoder and tokenizer. Out: ``loss_sum(tensors, out)`` -> (summed loss, word count) of a
 batch, which the trainer weighs against the gold punctuation loss (``term_weights``):
 
 - a window with ``disf`` on (``punc`` off) learns the disf teacher's P($DELETE) for each word it owns whose
@@ -27,6 +27,7 @@ import torch
 
 from .model import Seq2Labels
 from .tags import DELETE
+from .tasks import TASKS
 from .vocabulary import IGNORE, KEPT, PUNCT_HEAD
 
 
@@ -46,11 +47,14 @@ class Teachers:
             teacher.eval().requires_grad_(False)
         if "disf" in by_task and DELETE not in by_task["disf"].vocab.tokens(PUNCT_HEAD.namespace):
             raise ValueError("the disf teacher has no $DELETE label: it was not trained to delete")
+        if "disf" in by_task and DELETE not in student.vocab.tokens(PUNCT_HEAD.namespace):
+            raise ValueError("a disf teacher needs a student with the $DELETE label (disfluency data gives it one)")
         self.by_task, self.weight, self.anneal, self.marks_with_disf = by_task, weight, anneal, marks_with_disf
         self.slots = (student.switch_offset, len(switches))
         self.column = {t: switches.index(t) for t in switches}
         self.label_map = {t: _label_map(m, student) for t, m in by_task.items()}
         self.delete = {t: m.vocab.index(PUNCT_HEAD.namespace, DELETE) for t, m in by_task.items()}
+        self.student_delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)  # IGNORE: the student has none
 
     @classmethod
     def load(cls, spec: str, student: Seq2Labels, weight: float = 0.5, anneal: bool = False,
@@ -59,8 +63,8 @@ class Teachers:
         by_task = {}
         for part in filter(None, (p.strip() for p in spec.split(","))):
             task, sep, path = part.partition("=")
-            if not sep or task not in ("disf", "punc"):
-                raise ValueError(f"--teachers takes task=model_dir pairs (disf, punc), got {part!r}")
+            if not sep or task not in TASKS:
+                raise ValueError(f"--teachers takes task=model_dir pairs ({', '.join(TASKS)}), got {part!r}")
             by_task[task] = Seq2Labels.load(path, device=device)
         return cls(by_task, student, weight, anneal, marks_with_disf)
 
@@ -73,7 +77,7 @@ class Teachers:
         weights[punct_index], weights[-1] = 1.0 - w, w
         return weights
 
-    def loss_sum(self, student: Seq2Labels, tensors: dict, out: dict) -> tuple[torch.Tensor, torch.Tensor]:
+    def loss_sum(self, tensors: dict, out: dict) -> tuple[torch.Tensor, torch.Tensor]:
         logits = out[PUNCT_HEAD.logits_key]
         target = tensors[PUNCT_HEAD.target_key].masked_fill(~tensors["word_mask"], IGNORE)
         total, count = logits.new_zeros(()), logits.new_zeros(())
@@ -85,12 +89,11 @@ class Teachers:
             with torch.no_grad():
                 probs = self._teacher_probs(teacher, tensors, rows)
             if task == "disf":
-                loss = _binary_deletion_loss(logits[rows].log_softmax(-1), probs[..., self.delete[task]], student)
+                log_probs = logits[rows].log_softmax(-1)
+                kept = _without(log_probs, self.student_delete).logsumexp(-1)  # log P(not deleted)
+                loss = _binary_cross_entropy(probs[..., self.delete[task]], log_probs[..., self.student_delete], kept)
             else:  # the marks given that the word stays: $DELETE out of the student's distribution
-                delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
-                part = logits[rows]
-                if delete != IGNORE:
-                    part = part.index_fill(-1, _at(delete, logits), float("-inf"))
+                part = _without(logits[rows], self.student_delete)
                 loss = _soft_label_loss(part.log_softmax(-1), probs, self.label_map[task])
             total = total + loss[words[rows]].sum()
             count = count + words.sum()
@@ -122,8 +125,10 @@ class Teachers:
         return out[PUNCT_HEAD.probs_key].float()
 
 
-def _at(index: int, like: torch.Tensor) -> torch.Tensor:
-    return torch.tensor([index], dtype=torch.long, device=like.device)
+def _without(values: torch.Tensor, index: int) -> torch.Tensor:
+    """``values`` with the last dimension's entry ``index`` set to -inf (none set where it is IGNORE)."""
+    return values if index == IGNORE else values.index_fill(-1, torch.tensor([index], device=values.device),
+                                                            float("-inf"))
 
 
 def _label_map(teacher: Seq2Labels, student: Seq2Labels) -> torch.Tensor:
@@ -144,10 +149,8 @@ def _soft_label_loss(log_probs: torch.Tensor, teacher_probs: torch.Tensor, label
     return -torch.where(q > 0, q * log_probs.clamp(min=-1e4), torch.zeros_like(q)).sum(-1)
 
 
-def _binary_deletion_loss(log_probs: torch.Tensor, teacher_deletion: torch.Tensor, student: Seq2Labels) -> torch.Tensor:
-    """Per word, the cross-entropy of "deleted or not" between the teacher's P($DELETE) and the student's."""
-    delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
-    q = teacher_deletion.clamp(0.0, 1.0)
-    rest = log_probs.clone()
-    rest[..., delete] = float("-inf")
-    return -(q * log_probs[..., delete] + (1 - q) * rest.logsumexp(-1))
+def _binary_cross_entropy(q: torch.Tensor, log_p: torch.Tensor, log_not_p: torch.Tensor) -> torch.Tensor:
+    """Per word, the cross-entropy of "deleted or not": the teacher's P($DELETE) ``q`` against the student's
+    log P($DELETE) and log P(not $DELETE)."""
+    q = q.clamp(0.0, 1.0)
+    return -(q * log_p + (1 - q) * log_not_p)

@@ -207,8 +207,9 @@ class Punctuator:
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
                decode: DecodeConfig | None = None, whole: bool = False) -> list[list[Tag]]:
         """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's).
-        Punctuation first; then each word's case from the distribution of the context its predecessor
-        gives once punctuated. A word after a sentence end the tagger added always starts upper-case.
+        Deletion first (with ``disf``: ``_deletions``), then the punctuation of the words that stay; then each
+        word's case from the distribution of the context its predecessor gives once punctuated. A word after
+        a sentence end the tagger added always starts upper-case.
         ``whole``: each line is a whole utterance (``close_utterance``)."""
         d = decode or self.decode_config
         labels, case, detect = (p.clone() for p in probabilities)

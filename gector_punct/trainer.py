@@ -337,7 +337,7 @@ class Trainer:
                 out = (self.ddp or self.model)(**tensors)
             sums, counts = out["loss_sums"], out["loss_counts"].detach()
             if self.teachers is not None:  # one more term: the teachers' soft labels
-                extra_sum, extra_count = self.teachers.loss_sum(self.model, tensors, out)
+                extra_sum, extra_count = self.teachers.loss_sum(tensors, out)
                 sums, counts = torch.cat([sums, extra_sum[None]]), torch.cat([counts, extra_count[None].to(counts)])
             if self.world > 1:  # each term's mean over the global batch's words; DDP then averages over processes
                 dist.all_reduce(counts)
@@ -377,7 +377,6 @@ class Trainer:
         self.model.eval()
         return evaluate_dev_sets(self.model, self.dev_sets, batch_size=self.o.batch_size * 2, device=str(self.device),
                                  audio_cache=self.o.audio_cache or None, skip_bad_audio=self.o.skip_bad)
-
 
 
 def train(options: TrainOptions) -> dict:

@@ -66,7 +66,7 @@ def test_only_the_switched_on_task_learns_from_its_teacher():
         target = torch.zeros_like(batch["word_starts"]).masked_fill(~batch["word_mask"], IGNORE)
         batch[PUNCT_HEAD.target_key] = target
         out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
-        total, counts[states] = teachers.loss_sum(student, batch, out)
+        total, counts[states] = teachers.loss_sum(batch, out)
         if states != (0, 0):
             student.zero_grad()
             total.backward()
@@ -120,10 +120,28 @@ def test_marks_with_disf_teach_the_words_that_stay():
     batch[PUNCT_HEAD.target_key] = target
     out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
     plain = Teachers({"punc": punc}, student, weight=0.5, anneal=False)
-    assert plain.loss_sum(student, batch, out)[1] == 0  # punc is off in this window: nothing to teach
+    assert plain.loss_sum(batch, out)[1] == 0  # punc is off in this window: nothing to teach
     marks = Teachers({"punc": punc}, student, weight=0.5, anneal=False, marks_with_disf=True)
-    total, count = marks.loss_sum(student, batch, out)
+    total, count = marks.loss_sum(batch, out)
     assert count == sum(len(w) for w in WORDS) - 1 and torch.isfinite(total)
     student.zero_grad()
     total.backward()
     assert student.heads[PUNCT_HEAD.name].bias.grad[delete] == 0  # the deletion decision is not touched
+
+
+def test_the_disf_teacher_teaches_its_deletion_probability():
+    """The disf term is the binary cross-entropy of the teacher's P($DELETE) against the student's, word by
+    word (labels in other orders in the two vocabularies)."""
+    torch.manual_seed(3)
+    teacher = tiny_tagger(vocab_of([KEEP, DELETE, "$APPEND_,"])).eval()
+    student = tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_.", DELETE]), switches=("disf", "punc"))
+    teachers = Teachers({"disf": teacher}, student, weight=0.5, anneal=False)
+    batch = collate(student.text_encoder().encode_lines(WORDS, (1, 0)))
+    batch[PUNCT_HEAD.target_key] = torch.zeros_like(batch["word_starts"]).masked_fill(~batch["word_mask"], IGNORE)
+    out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
+    total, count = teachers.loss_sum(batch, out)
+    q = teachers._teacher_probs(teacher, batch, torch.arange(2))[..., 1]
+    p = out[PUNCT_HEAD.probs_key][..., 3]
+    mask = batch["word_mask"]
+    expected = -(q * p.log() + (1 - q) * (1 - p).log())[mask].sum()
+    assert count == int(mask.sum()) and torch.allclose(total, expected, rtol=1e-4)

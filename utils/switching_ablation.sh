@@ -9,7 +9,8 @@
 # Switchboard dev with the stored decoding defaults.
 #   bash utils/switching_ablation.sh WORKDIR [mix|distill]   (WORKDIR as left by utils/build_switching_model.sh:
 #                        its data, ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on 2 CPU cores for
-#                        mix, the two runs side by side; about 60 for distill)
+#                        mix, the two runs side by side; about 55 for distill: its two runs
+#                        trained for 48 minutes side by side here, then compression and scoring)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:?usage: bash utils/switching_ablation.sh WORKDIR [mix|distill]}
