@@ -6,7 +6,9 @@ one line per text; errors name the file and line). ``DatasetReader.encode(instan
 copies), the windows (see ``encoding``; ``window.line`` indexes those instances) and per window, per word,
 one label index per head (``vocabulary.HEADS``). ``EncodedData.sample(rng)`` draws one epoch's windows:
 
-* an instance whose tags are all ``$KEEP`` is kept with probability ``tn_prob`` (GECToR's meaning);
+* an instance with a task on whose tags are all ``$KEEP`` is kept with probability ``tn_prob`` (GECToR's
+  meaning: a sentence with nothing to correct); a no-conversion instance (no task on) is always kept when
+  it teaches something (``off_tasks="unchanged"``), and an instance that teaches nothing is never drawn;
 * with ``targets=True`` the reader also makes, from each instance, its already-restored *target* with all
   tags ``$KEEP`` (case unknown where the corpus has none), also kept with probability ``tn_prob``: this is
   how the model learns to leave restored text alone.
@@ -14,7 +16,10 @@ one label index per head (``vocabulary.HEADS``). ``EncodedData.sample(rng)`` dra
 Tasks (switching tokens, seed 001): every instance carries the set of tasks its tags were made for
 (``tasks``): the ``read(path, tasks)`` argument, else the file's ``X.tasks`` sidecar (one line, e.g.
 ``disf``; written by ``preprocess_data.py --tasks``), else ``punc``. ``encode`` gives each window the switch
-states of its instance for the model's ``switches``.
+states of its instance for the model's ``switches``. ``off_tasks`` says what a window teaches about a task
+that is off: ``untaught`` (default) nothing (with punc off only "not deleted"), ``unchanged`` what its
+target says, i.e. that the off task changes nothing (seed 001's reading of a switch: with punc off no mark
+or case change, taught by the disfluency and no-conversion sets alike).
 
 Audio (UniPunc): a tagged file ``X`` with a file ``X.audio`` beside it (written by ``preprocess_data.py -a``;
 line i: the audio of line i, or empty) gives each instance its ``audio``; so does a ``.jsonl`` file of
@@ -79,8 +84,11 @@ class EncodedData:
 
 
 class DatasetReader:
-    def __init__(self, tn_prob: float = 0.0, targets: bool = False, skip_bad: bool = False):
-        self.tn_prob, self.targets, self.skip_bad = tn_prob, targets, skip_bad
+    def __init__(self, tn_prob: float = 0.0, targets: bool = False, skip_bad: bool = False,
+                 off_tasks: str = "untaught"):
+        if off_tasks not in OFF_TASKS:
+            raise ValueError(f"off_tasks {off_tasks!r}: one of {', '.join(OFF_TASKS)}")
+        self.tn_prob, self.targets, self.skip_bad, self.off_tasks = tn_prob, targets, skip_bad, off_tasks
         self.skipped = 0
 
     def read(self, path: str, tasks: frozenset[str] | None = None) -> list[Instance]:
@@ -151,18 +159,25 @@ class DatasetReader:
         for offset in range(0, len(instances), 1024):  # bounded tokenizer calls
             chunk = instances[offset: offset + 1024]
             for k, pieces in enumerate(text_encoder.word_pieces([i.words for i in chunk])):
-                encoded_tags = word_labels(vocab, chunk[k].words, chunk[k].tags, chunk[k].tasks)
+                encoded_tags = word_labels(vocab, chunk[k].words, chunk[k].tags, chunk[k].tasks, self.off_tasks)
                 group = []
+                if all(label == IGNORE for word in encoded_tags for label in word[:-1]):  # teaches nothing
+                    groups.append(group)
+                    continue
                 for window in text_encoder.windows_for(offset + k, pieces, switch_states(chunk[k].tasks, switches)):
                     group.append(len(windows))
                     windows.append(window)
                     labels.append(encoded_tags[window.start: window.end])
                 groups.append(group)
-        return EncodedData(instances, windows, labels, groups, [i.all_keep for i in instances], self.tn_prob)
+        no_edit = [i.all_keep and bool(i.tasks) for i in instances]
+        return EncodedData(instances, windows, labels, groups, no_edit, self.tn_prob)
 
 
-def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: frozenset[str] = DEFAULT_TASKS
-                ) -> list[tuple[int, ...]]:
+OFF_TASKS = ("untaught", "unchanged")
+
+
+def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: frozenset[str] = DEFAULT_TASKS,
+                off_tasks: str = "untaught") -> list[tuple[int, ...]]:
     """Per word: its label index per head (``HEADS`` order), then the mark context it gives the next word
     (``tags.mark_context`` of the word as written; a deleted word passes on the context it was given):
     what ``encoding.collate`` takes as ``labels``. Without the punc task only deletion is taught: a kept
@@ -173,13 +188,14 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
     Without the disf task a word tagged ``$DELETE`` (a disfluency kept in a punctuation set's source,
     ``preprocess_data.py --kept_disfluencies``) teaches nothing (all heads unknown: not even "kept", which would
     teach that punc on means disfluencies stay); the words around it are taught their marks as the fluent
-    target has them."""
+    target has them. ``off_tasks="unchanged"``: with punc off a kept word is taught its whole tag (the input's
+    marks and case, unchanged), so "no mark" is learnt as what punc off means, on every set with punc off."""
     labels, context = [], START_CONTEXT
     for w, t in zip(words, tags):
         if not t.deletes:
             context = mark_context(t.apply(w))
         label = vocab.encode_tag(t)
-        if "punc" not in tasks:
+        if "punc" not in tasks and (t.deletes or off_tasks == "untaught"):
             kept = KEPT if "disf" in tasks else IGNORE  # with neither task on there is nothing to teach
             label = (label[0] if t.deletes else kept, IGNORE, IGNORE)
         elif t.deletes and "disf" not in tasks:

@@ -57,7 +57,7 @@ from .metrics import selection_f1
 from .model import Seq2Labels
 from .reader import DatasetReader, EncodedData
 from .runtime import autocast, grad_scaler, pick_device
-from .tags import KEEP
+from .tags import DELETE, KEEP
 from .vocabulary import HEADS, PUNCT_HEAD, Vocabulary
 
 MODEL_SETTINGS = tuple(f.name for f in fields(ModelConfig) if f.name != "decode")
@@ -84,6 +84,7 @@ class TrainOptions:
     # data and optimisation
     tn_prob: float = 0.0
     targets: bool = False
+    off_tasks: str = "untaught"  # reader.OFF_TASKS: what a window teaches about a task that is off
     batch_size: int = 32
     accumulation_size: int = 1
     n_epoch: int = 5
@@ -128,14 +129,19 @@ MAX_CLASS_WEIGHT = 10.0  # a mark seen a handful of times must not dominate the 
 
 def label_weights(data: EncodedData, vocab: Vocabulary, power: float) -> torch.Tensor:
     """Cross-entropy weights of the punctuation labels: (count of $KEEP / count of the label) ** power,
-    between 1 and MAX_CLASS_WEIGHT, counted over the training windows that hold an edit."""
+    between 1 and MAX_CLASS_WEIGHT, counted over the training windows that hold an edit. Marks are counted
+    where the punc task is on; with it off only ``$DELETE`` is (what such a window teaches about marks,
+    ``off_tasks``, leaves the marks' weights alone)."""
     n_labels, column = vocab.size(PUNCT_HEAD.namespace), HEADS.index(PUNCT_HEAD)
+    delete = vocab.index(PUNCT_HEAD.namespace, DELETE)
     counts = torch.zeros(n_labels)
-    for group, keep_only in zip(data.groups, data.all_keep):
-        if not keep_only:
-            for i in group:
-                known = [t[column] for t in data.labels[i] if t[column] >= 0]  # not IGNORE or KEPT
-                counts += torch.bincount(torch.tensor(known, dtype=torch.long), minlength=n_labels).float()
+    for instance, group in zip(data.instances, data.groups):
+        if instance.all_keep:
+            continue
+        marks = "punc" in instance.tasks
+        for i in group:
+            known = [t[column] for t in data.labels[i] if t[column] >= 0 and (marks or t[column] == delete)]
+            counts += torch.bincount(torch.tensor(known, dtype=torch.long), minlength=n_labels).float()
     keep = counts[vocab.index(PUNCT_HEAD.namespace, KEEP)].clamp(min=1)
     return (keep / counts.clamp(min=1)).pow(power).clamp(min=1.0, max=MAX_CLASS_WEIGHT)
 
@@ -148,7 +154,7 @@ class Trainer:
         self.device = self._start_processes()
         random.seed(options.seed)
         torch.manual_seed(options.seed)  # the same initial weights in every process
-        self.reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad)
+        self.reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad, options.off_tasks)
         files = self.reader.read_each(options.train_set)  # a file named n times is drawn n times as often
         self.train_instances = [i for path in options.train_set.split(",") for i in files[path]]
         self.dev_sets = DatasetReader(skip_bad=options.skip_bad).read_each(options.dev_set)

@@ -91,6 +91,9 @@ def test_deletion_is_neither_predicted_nor_taught_with_disf_off(switching_data):
     grads = {}
     for name, part in instances.items():
         data = reader.encode(part, model.text_encoder(), vocab, model.config.switches)
+        if name == "none":  # it teaches nothing by default, so it has no windows; taught "unchanged", it has
+            assert not data.windows
+            data = DatasetReader(off_tasks="unchanged").encode(part, model.text_encoder(), vocab, model.config.switches)
         out = model(**collate(data.windows, labels=data.labels))
         model.zero_grad()
         out["loss"].backward()
@@ -268,3 +271,60 @@ def test_deletion_is_decided_against_everything_else(encoder_name):
         assert deleted == [False, False, True, False], (tasks, deleted)
         strict = punctuator.decode(words, probs, decode.overridden(deletion_threshold=0.6))[0]
         assert not any(t.deletes for t in strict)
+
+
+def test_off_tasks_unchanged_teaches_the_words_that_stay_their_tags(switching_data):
+    """With punc off a word that stays is taught only "not deleted" (KEPT) by default; with
+    off_tasks="unchanged" its whole tag (no mark added: seed 001's reading of an off switch). A deleted word
+    is taught $DELETE either way, and a disfluency kept in a punctuation set teaches nothing either way."""
+    from gector_punct.reader import word_labels
+    from gector_punct.vocabulary import IGNORE, KEPT
+    disf = DatasetReader().read(switching_data["disf"])
+    vocab = Vocabulary.from_tags(i.tags for i in disf)
+    line = next(i for i in disf if any(t.deletes for t in i.tags))
+    expected = [vocab.encode_tag(t) for t in line.tags]
+    untaught = word_labels(vocab, line.words, line.tags, line.tasks)
+    unchanged = word_labels(vocab, line.words, line.tags, line.tasks, "unchanged")
+    for tag, want, a, b in zip(line.tags, expected, untaught, unchanged):
+        if tag.deletes:
+            assert a[:3] == b[:3] == (want[0], IGNORE, IGNORE)
+        else:
+            assert a[:3] == (KEPT, IGNORE, IGNORE) and b[:3] == want and want[0] == vocab.index(PUNCT_HEAD.namespace, KEEP)
+    kept_disfluency = word_labels(vocab, line.words, line.tags, parse_tasks("punc"), "unchanged")
+    assert all(lab[:3] == (IGNORE,) * 3 for lab, t in zip(kept_disfluency, line.tags) if t.deletes)
+    with pytest.raises(ValueError, match="off_tasks"):
+        DatasetReader(off_tasks="kept")
+
+
+def test_no_conversion_lines_are_drawn_when_they_teach(switching_data):
+    """A no-conversion line (no task on) teaches nothing by default and is never drawn; taught "unchanged" it
+    is drawn every epoch whatever tn_prob, while lines with a task on and nothing to change keep GECToR's
+    tn_prob (0 here: never)."""
+    import random
+    instances = [i for name in ("none", "disf") for i in DatasetReader().read(switching_data[name])[:20]]
+    instances[-1] = Instance(instances[-1].words, [Tag() for _ in instances[-1].words], tasks=parse_tasks("disf"))
+    vocab = Vocabulary.from_tags(i.tags for i in instances)
+    model = tiny_tagger(vocab, switches=("disf", "punc"))
+    drawn = {}
+    for off in ("untaught", "unchanged"):
+        data = DatasetReader(tn_prob=0.0, off_tasks=off).encode(instances, model.text_encoder(), vocab, ("disf", "punc"))
+        chosen = set(data.sample(random.Random(0)))
+        drawn[off] = [bool(set(group) & chosen) for group in data.groups]
+    with_deletion = [any(t.deletes for t in i.tags) for i in instances[20:]]
+    assert any(with_deletion) and not with_deletion[-1]
+    assert drawn["untaught"] == [False] * 20 + with_deletion
+    assert drawn["unchanged"] == [True] * 20 + with_deletion
+
+
+def test_class_weights_do_not_depend_on_what_off_tasks_teach(switching_data):
+    """The punctuation labels' class weights count marks where punc is on: teaching "unchanged" with punc off
+    (many more $KEEP targets) must not change them."""
+    from gector_punct.trainer import label_weights
+    instances = [i for name in ("disf", "punc", "none") for i in DatasetReader().read(switching_data[name])[:40]]
+    vocab = Vocabulary.from_tags(i.tags for i in instances)
+    model = tiny_tagger(vocab, switches=("disf", "punc"))
+    weights = [label_weights(DatasetReader(off_tasks=off).encode(instances, model.text_encoder(), vocab,
+                                                                ("disf", "punc")), vocab, 0.5)
+               for off in ("untaught", "unchanged")]
+    assert torch.equal(weights[0], weights[1])
+    assert float(weights[0][vocab.index(PUNCT_HEAD.namespace, DELETE)]) > 1.0
