@@ -15,11 +15,14 @@ batch, which the trainer weighs against the gold punctuation loss (``term_weight
 - with ``marks_with_disf``, a window with ``disf`` on also learns the punc teacher's marks for each word whose
   gold target is KEPT, as a distribution over the labels other than $DELETE (the mark the word takes if it
   stays). ``punc`` is off there, so decoding adds no mark in that mode; the joint mode (both on, never
-  trained) then reads a head that punctuates under ``disf`` as the punctuation model does.
+  trained) then reads a head that punctuates under ``disf`` as the punctuation model does. The punc teacher
+  reads that window *fluent*: without the words the gold data deletes, the text it was trained on (words of
+  an overlap the window does not own have no gold deletion and stay).
 
 The teacher reads the same window without the student's switch slots (they sit right after the special
-prefix), so both see the same subwords at the same positions otherwise. Invariant: a teacher never gets a
-gradient and never changes; with ``weight`` 0 the trainer's loss is exactly the gold loss.
+prefix), so both see the same subwords at the same positions otherwise (the fluent reading aside).
+Invariant: a teacher never gets a gradient and never changes; with ``weight`` 0 the trainer's loss is
+exactly the gold loss.
 """
 from __future__ import annotations
 
@@ -55,6 +58,7 @@ class Teachers:
         self.label_map = {t: _label_map(m, student) for t, m in by_task.items()}
         self.delete = {t: m.vocab.index(PUNCT_HEAD.namespace, DELETE) for t, m in by_task.items()}
         self.student_delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)  # IGNORE: the student has none
+        self.suffix = len(student.text_encoder().suffix) if marks_with_disf else 0
 
     @classmethod
     def load(cls, spec: str, student: Seq2Labels, weight: float = 0.5, anneal: bool = False,
@@ -86,8 +90,11 @@ class Teachers:
             if not words.any():
                 continue
             rows = words.any(1).nonzero().squeeze(1)
+            dropped = None
+            if task == "punc" and self.marks_with_disf:  # read fluent: the gold deletions left out
+                dropped = (target[rows] == self.student_delete) if self.student_delete != IGNORE else None
             with torch.no_grad():
-                probs = self._teacher_probs(teacher, tensors, rows)
+                probs = self._teacher_probs(teacher, tensors, rows, dropped)
             if task == "disf":
                 log_probs = logits[rows].log_softmax(-1)
                 kept = _without(log_probs, self.student_delete).logsumexp(-1)  # log P(not deleted)
@@ -114,15 +121,56 @@ class Teachers:
             words |= (target == KEPT) & disf_on[:, None]
         return words
 
-    def _teacher_probs(self, teacher: Seq2Labels, tensors: dict, rows: torch.Tensor) -> torch.Tensor:
-        """The teacher's punctuation probabilities for the windows ``rows``, read without the switch slots."""
+    def _teacher_probs(self, teacher: Seq2Labels, tensors: dict, rows: torch.Tensor,
+                       dropped: torch.Tensor | None = None) -> torch.Tensor:
+        """The teacher's punctuation probabilities for the windows ``rows``, read without the switch slots
+        and, where ``dropped`` (rows x words) is True, without those words; a dropped word's row is 0."""
         at, n = self.slots
+        if dropped is not None and dropped.any():
+            batch, places = self._fluent_windows(tensors, rows, dropped, teacher.pad_id)
+            probs = teacher(**batch)[PUNCT_HEAD.probs_key].float()
+            out = probs.new_zeros(dropped.shape + probs.shape[-1:])
+            r, k = batch["word_mask"].nonzero(as_tuple=True)
+            out[r, places[r, k]] = probs[r, k]
+            return out
         ids, mask = tensors["input_ids"][rows], tensors["attention_mask"][rows]
         ids = torch.cat([ids[:, :at], ids[:, at + n:]], dim=1)
         mask = torch.cat([mask[:, :at], mask[:, at + n:]], dim=1)
         starts = (tensors["word_starts"][rows] - n).clamp(min=0)
         out = teacher(input_ids=ids, attention_mask=mask, word_starts=starts, word_mask=tensors["word_mask"][rows])
         return out[PUNCT_HEAD.probs_key].float()
+
+    def _fluent_windows(self, tensors: dict, rows: torch.Tensor, dropped: torch.Tensor, pad_id: int
+                        ) -> tuple[dict, torch.Tensor]:
+        """The windows ``rows`` rebuilt without their switch slots and the ``dropped`` words' subwords, as
+        collate gives them, and for each of their words its position in the student's window."""
+        at, n = self.slots
+        ids_all, lengths = tensors["input_ids"][rows].tolist(), tensors["attention_mask"][rows].sum(1).tolist()
+        word_counts, starts_all = tensors["word_mask"][rows].sum(1).tolist(), tensors["word_starts"][rows].tolist()
+        seqs, starts, places = [], [], []
+        for ids, length, count, begin, gone in zip(ids_all, lengths, word_counts, starts_all, dropped.tolist()):
+            ends = begin[1:count] + [length - self.suffix]
+            seq, kept = ids[:at], [j for j in range(count) if not gone[j]]
+            starts.append([])
+            for j in kept:
+                starts[-1].append(len(seq))
+                seq.extend(ids[begin[j]:ends[j]])
+            seqs.append(seq + ids[length - self.suffix:length])
+            places.append(kept)
+        width, words = max(map(len, seqs)), max(max(map(len, places)), 1)
+        batch = {"input_ids": torch.full((len(seqs), width), pad_id, dtype=torch.long),
+                 "attention_mask": torch.zeros(len(seqs), width, dtype=torch.long),
+                 "word_starts": torch.zeros(len(seqs), words, dtype=torch.long),
+                 "word_mask": torch.zeros(len(seqs), words, dtype=torch.bool)}
+        place = torch.zeros(len(seqs), words, dtype=torch.long)
+        for r, (seq, s, p) in enumerate(zip(seqs, starts, places)):
+            batch["input_ids"][r, :len(seq)] = torch.tensor(seq)
+            batch["attention_mask"][r, :len(seq)] = 1
+            batch["word_starts"][r, :len(s)] = torch.tensor(s, dtype=torch.long)
+            batch["word_mask"][r, :len(s)] = True
+            place[r, :len(p)] = torch.tensor(p, dtype=torch.long)
+        device = tensors["input_ids"].device
+        return {k: v.to(device) for k, v in batch.items()}, place.to(device)
 
 
 def _without(values: torch.Tensor, index: int) -> torch.Tensor:

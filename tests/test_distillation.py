@@ -145,3 +145,35 @@ def test_the_disf_teacher_teaches_its_deletion_probability():
     mask = batch["word_mask"]
     expected = -(q * p.log() + (1 - q) * (1 - p).log())[mask].sum()
     assert count == int(mask.sum()) and torch.allclose(total, expected, rtol=1e-4)
+
+
+def test_punc_teacher_reads_a_disf_window_fluent():
+    """With ``marks_with_disf`` the punc teacher reads a disf window without the words the gold data deletes:
+    at every word that stays it gives exactly what it gives on the fluent line itself; a deleted word gets
+    nothing (and is not taught)."""
+    torch.manual_seed(4)
+    labels = [KEEP, "$APPEND_,", "$APPEND_.", DELETE]
+    teacher = tiny_tagger(vocab_of(labels)).eval()
+    student = tiny_tagger(vocab_of(labels), switches=("disf", "punc"))
+    teachers = Teachers({"punc": teacher}, student, weight=0.5, anneal=False, marks_with_disf=True)
+    batch = collate(student.text_encoder().encode_lines(WORDS, (1, 0)))
+    dropped = torch.zeros_like(batch["word_mask"])
+    dropped[0, 1] = dropped[1, 0] = True  # "uh"; "omega"
+    through_student = teachers._teacher_probs(teacher, batch, torch.arange(2), dropped)
+    fluent = [[w for j, w in enumerate(line) if not dropped[i, j]] for i, line in enumerate(WORDS)]
+    own = teacher(**collate(teacher.text_encoder().encode_lines(fluent)))[PUNCT_HEAD.probs_key]
+    for i, line in enumerate(WORDS):
+        kept = [j for j in range(len(line)) if not dropped[i, j]]
+        assert torch.allclose(through_student[i, kept], own[i, :len(kept)], atol=1e-6)
+        assert float(through_student[i, dropped[i]].abs().sum()) == 0.0
+    # loss_sum reads it fluent too: the words that stay (gold KEPT) learn the fluent probabilities
+    delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
+    batch[PUNCT_HEAD.target_key] = torch.full_like(batch["word_starts"], KEPT).masked_fill(dropped, delete).masked_fill(
+        ~batch["word_mask"], IGNORE)
+    out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
+    total, count = teachers.loss_sum(batch, out)
+    from gector_punct.distillation import _label_map, _without
+    taught = batch["word_mask"] & ~dropped
+    expected = _soft_label_loss(_without(out[PUNCT_HEAD.logits_key], delete).log_softmax(-1), through_student,
+                                _label_map(teacher, student))[taught].sum()
+    assert count == int(taught.sum()) and torch.allclose(total, expected, rtol=1e-5)
