@@ -296,6 +296,20 @@ def test_off_tasks_unchanged_teaches_the_words_that_stay_their_tags(switching_da
         DatasetReader(off_tasks="kept")
 
 
+def test_taught_unchanged_the_joint_mode_punctuates_nothing(switching_data, encoder_name, tmp_path):
+    """Why an off task is untaught by default: taught "unchanged" (every kept word of the disfluency set
+    teaches no mark, seed 001's way, its no-conversion set drawn in full), the model learns that disf on
+    means no marks, and the zero-shot joint mode punctuates almost nothing (the default: > 80, above)."""
+    d = switching_data
+    train(TrainOptions(train_set=",".join([d["disf"], d["punc"], d["none"]]), dev_set=d["dev"] + "," + d["disf_dev"],
+                       model_dir=str(tmp_path), transformer_model=encoder_name, encoder_config=TINY_ENCODER,
+                       switches=("disf", "punc"), off_tasks="unchanged", n_epoch=8, lr=3e-3, batch_size=16,
+                       max_len=64, patience=8, progress=False, seed=3))
+    instances = DatasetReader().read(d["joint"])
+    punctuator = Punctuator.load(str(tmp_path / "best"), tasks=parse_tasks("disf,punc"), device="cpu")
+    result = score_conversion(instances, punctuator.predict_tags([i.words for i in instances]))
+    assert result["deletion"]["f1"] > 95 and result["punct"]["overall"]["f1"] < 30, result["punct"]["overall"]
+
 def test_no_conversion_lines_are_drawn_when_they_teach(switching_data):
     """A no-conversion line (no task on) teaches nothing by default and is never drawn; taught "unchanged" it
     is drawn every epoch whatever tn_prob, while lines with a task on and nothing to change keep GECToR's
