@@ -10,6 +10,13 @@ or None (deleted), and the seconds the taggers took (loading aside). ``first`` /
 * ``rule>punc``   ``uh`` / ``um`` deleted by rule, then ``first`` punctuates; ``rule``: the rule alone
 * ``disf`` / ``punc``  ``first`` with that task alone
 
+Oracle modes (analysis: where a system's punctuation is lost), with ``gold`` deletions (per line, per word):
+
+* ``gold>punc``   the gold deletions, then ``first`` punctuates what is left
+* ``joint@gold``  ``first`` with ``disf,punc`` in one pass, its deletions replaced by the gold ones
+* ``punc@gold``   ``first`` with ``punc`` over the disfluent words, then the gold deletions (a deleted word's
+  marks move as ``tags.resolve_deletions`` says, as in the joint mode)
+
 ``text_scores(hypotheses, references)``: corpus BLEU (sacrebleu) and GLEU (nltk's corpus_gleu, the
 sentence-level BLEU variant of Wu et al. 2016) of output lines against target lines, in percent.
 """
@@ -23,14 +30,21 @@ from .tags import make_source, written_forms
 from .tasks import parse_tasks
 
 MODES = ("joint", "disf>punc", "punc>disf", "rule>punc", "rule", "disf", "punc")
+ORACLE_MODES = ("gold>punc", "joint@gold", "punc@gold")
 
 
-def convert(mode: str, first: Punctuator | None, second: Punctuator | None, word_lines: list[list[str]]
-            ) -> tuple[list[list[str | None]], float]:
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
+def convert(mode: str, first: Punctuator | None, second: Punctuator | None, word_lines: list[list[str]],
+            gold: list[list[bool]] | None = None) -> tuple[list[list[str | None]], float]:
+    if mode not in MODES + ORACLE_MODES or (mode in ORACLE_MODES) != (gold is not None):
+        raise ValueError(f"unknown mode {mode!r} (one of {', '.join(MODES)}; with gold deletions, one of "
+                         f"{', '.join(ORACLE_MODES)})")
     started = time.perf_counter()
-    if mode in ("joint", "disf", "punc"):
+    if mode == "gold>punc":
+        forms = _then(first, "punc", [[None if gone else w for w, gone in zip(words, deleted)]
+                                      for words, deleted in zip(word_lines, gold)])
+    elif mode in ("joint@gold", "punc@gold"):
+        forms = _pass(first, "disf,punc" if mode == "joint@gold" else "punc", word_lines, gold)
+    elif mode in ("joint", "disf", "punc"):
         forms = _pass(first, "disf,punc" if mode == "joint" else mode, word_lines)
     elif mode.startswith("rule"):
         forms = [[None if gone else w for w, gone in zip(words, drop_uh_um([make_source(w) for w in words]))]
@@ -43,9 +57,11 @@ def convert(mode: str, first: Punctuator | None, second: Punctuator | None, word
     return forms, time.perf_counter() - started
 
 
-def _pass(punctuator: Punctuator, tasks: str, word_lines: list[list[str]]) -> list[list[str | None]]:
+def _pass(punctuator: Punctuator, tasks: str, word_lines: list[list[str]],
+          deletions: list[list[bool]] | None = None) -> list[list[str | None]]:
     punctuator.tasks = parse_tasks(tasks)
-    return [written_forms(words, tags) for words, tags in zip(word_lines, punctuator.predict_tags(word_lines))]
+    tags = punctuator.predict_tags(word_lines, deletions=deletions)
+    return [written_forms(words, line) for words, line in zip(word_lines, tags)]
 
 
 def _then(punctuator: Punctuator, tasks: str, forms: list[list[str | None]]) -> list[list[str | None]]:

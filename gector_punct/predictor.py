@@ -149,8 +149,8 @@ class Punctuator:
         return out
 
     def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
-                     whole: bool = False) -> list[list[Tag]]:
-        return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole)
+                     whole: bool = False, deletions: list[list[bool]] | None = None) -> list[list[Tag]]:
+        return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole, deletions=deletions)
 
     @torch.inference_mode()
     def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None
@@ -205,16 +205,19 @@ class Punctuator:
         return out
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
-               decode: DecodeConfig | None = None, whole: bool = False) -> list[list[Tag]]:
+               decode: DecodeConfig | None = None, whole: bool = False,
+               deletions: list[list[bool]] | None = None) -> list[list[Tag]]:
         """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's).
         Deletion first (with ``disf``: ``_deletions``), then the punctuation of the words that stay; then each
         word's case from the distribution of the context its predecessor gives once punctuated. A word after
         a sentence end the tagger added always starts upper-case.
-        ``whole``: each line is a whole utterance (``close_utterance``)."""
+        ``whole``: each line is a whole utterance (``close_utterance``). ``deletions`` (per line, per word):
+        which words go, given (an oracle's, for analysis) instead of decided, whatever the tasks."""
         d = decode or self.decode_config
         labels, case, detect = (p.clone() for p in probabilities)
         punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
-        deleted = self._deletions(labels, d.deletion_threshold)
+        deleted = (self._deletions(labels, d.deletion_threshold) if deletions is None
+                   else torch.tensor([gone for line in deletions for gone in line], dtype=torch.bool))
         labels[:, punct_names.index(KEEP)] += d.additional_confidence
         case[..., case_names.index(KEEP)] += d.case_bias
         self._mask_tasks_off(labels, case)
@@ -225,12 +228,13 @@ class Punctuator:
         error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
         opening_p = (probabilities[0][:, self.opening].sum(-1) if self.opening else torch.zeros(len(labels))).tolist()
         threshold = d.min_error_probability
+        forced = deleted.tolist() if deletions is not None else None  # given deletions hold on every line
         made: dict[tuple[str, str], Tag] = {}  # one Tag object per distinct edit: its parts parsed once
         tags, start = [], 0
         for words in word_lines:
             end = start + len(words)
             if not words or max(error_p[start:end]) < threshold:  # GECToR: a line with no likely error stays
-                line = [Tag() for _ in words]
+                line = [Tag(DELETE, KEEP) if forced and forced[k] else Tag() for k in range(start, end)]
             else:
                 line, context = [], START_CONTEXT
                 for k, word in zip(range(start, end), words):

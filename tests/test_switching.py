@@ -234,7 +234,7 @@ def test_evaluate_switching_script(trained_switching, switching_data, tmp_path):
     done = subprocess.run([sys.executable, os.path.join(ROOT, "utils", "evaluate_switching.py"), "--data", str(tmp_path),
                            "--switching", trained_switching, "--punc_model", trained_switching, "--swbd_sets", "swbd.dev",
                            "--ted_dev", switching_data["dev"], "--tune_data", str(tmp_path), "--tune_lines", "6",
-                           "--out", str(out)], capture_output=True, text=True,
+                           "--oracle", "--out", str(out)], capture_output=True, text=True,
                           env=dict(os.environ, HF_HUB_OFFLINE="1"))
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
@@ -245,6 +245,30 @@ def test_evaluate_switching_script(trained_switching, switching_data, tmp_path):
     assert report["deletion"]["swbd.dev"][1]["deletion"]["f1"] < 100  # "er" is not uh/um
     assert report["ted_dev"]["switching"]["f1"] > 80
     assert set(report["tuned"]) == {r["row"] for r in report["joint"]} - {"switching cascade punc>disf"}
+    assert len(report["oracle"]) == 4 and all(r["deletion"]["f1"] == 100.0 for r in report["oracle"])
+
+
+def test_oracle_modes_take_the_gold_deletions(trained_switching, switching_data):
+    """With gold deletions imposed, every oracle mode deletes exactly the gold words, whatever the model or the
+    line's error probability (a threshold no word reaches); the joint pass keeps its own marks elsewhere."""
+    from gector_punct.config import DecodeConfig
+    from gector_punct.conversion import convert
+    lines = [s.split() for s, _ in switching_data["joint_pairs"][:20]]
+    gold = [[w in FILLERS for w in line] for line in lines]
+    gold[0] = [True] + gold[0][1:]  # a word the model would keep
+    model = Punctuator.load(trained_switching, device="cpu")
+    joint, _ = convert("joint", model, None, lines)
+    for mode in ("gold>punc", "joint@gold", "punc@gold"):
+        forms, _ = convert(mode, model, None, lines, gold)
+        assert [[f is None for f in line] for line in forms] == gold, mode
+    forms, _ = convert("joint@gold", model, None, lines, gold)
+    same = [(a, b) for fl, jl, gl in zip(forms, joint, gold) for a, b, g in zip(fl, jl, gl) if not g and b is not None]
+    assert sum(a == b for a, b in same) > 0.9 * len(same)
+    model.decode_config = DecodeConfig(min_error_probability=1.01)
+    forms, _ = convert("punc@gold", model, None, lines, gold)
+    assert [[f is None for f in line] for line in forms] == gold
+    with pytest.raises(ValueError, match="gold"):
+        convert("joint@gold", model, None, lines)
 
 
 def test_deletion_is_decided_against_everything_else(encoder_name):

@@ -15,6 +15,8 @@ words the reference keeps, BLEU and GLEU of the output lines, and source words p
 (model loading aside; a cascade's two passes together). With --ted_dev, also punctuation-only F1 of the
 switching and punctuation models on that tagged file. Decoding is neutral (argmax) unless --decode model;
 with --tune_data each joint-set row first gets its own decoding, chosen on another folder's joint set.
+With --oracle, rows that take the gold deletions (analysis: how much punctuation a system loses to its
+deletion errors, to reading disfluent words, and to the never-trained joint state).
 """
 import argparse
 import json
@@ -48,9 +50,10 @@ def read_set(data: str, name: str) -> tuple[list[Instance], list[str]]:
     return instances, [r.tgt for r in rows]
 
 
-def row(name: str, mode: str, first, second, instances, targets) -> dict:
+def row(name: str, mode: str, first, second, instances, targets, gold: bool = False) -> dict:
     words = [i.words for i in instances]
-    forms, seconds = convert(mode, first, second, words)
+    deletions = [[t.deletes for t in i.tags] for i in instances] if gold else None
+    forms, seconds = convert(mode, first, second, words, deletions)
     outputs = [" ".join(f for f in line if f is not None) for line in forms]
     result = score_forms(instances, forms)
     n_words = sum(map(len, words))
@@ -110,6 +113,9 @@ def parse_args(argv=None):
     p.add_argument("--tune_data", default=None,
                    help="a second prepare_switching_data.py folder whose joint set (other text) chooses each joint-set "
                         "row's decoding from a small grid (additional_confidence, min_error_probability) first")
+    p.add_argument("--oracle", action="store_true",
+                   help="also score the joint set's punctuation with the gold deletions: after them (gold>punc), "
+                        "the switching model's punctuation pass or joint pass with them imposed (analysis rows)")
     p.add_argument("--tune_lines", type=int, default=400, help="lines of the tuning set used (default 400)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
     p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
@@ -133,6 +139,12 @@ def main(argv=None) -> int:
                  ("single-task cascade punc>disf", "punc>disf", punc, disf)]
     if punc:
         plan.append(("uh/um rule > punctuation model", "rule>punc", punc, None))
+    if args.oracle:  # where the punctuation is lost: each system's punctuation with the deletions made right
+        oracle = [("gold deletions > switching --tasks punc", "gold>punc", switching),
+                  ("switching --tasks punc, then gold deletions", "punc@gold", switching),
+                  ("switching joint, gold deletions", "joint@gold", switching)]
+        oracle += [("gold deletions > punctuation-only", "gold>punc", punc)] if punc else []
+        report["oracle"] = [row(name, mode, a, None, instances, targets, gold=True) for name, mode, a in oracle]
     if args.tune_data:
         tune_instances, tune_targets = read_set(args.tune_data, args.joint_set)
         tuning = tune_instances[:args.tune_lines], tune_targets[:args.tune_lines]
