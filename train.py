@@ -76,8 +76,9 @@ FLAGS = [
                                 f"(default {D.distill_weight})"),
     ("--distill_anneal", int, "1: the teachers' share falls linearly to 0 over training (teacher annealing)"),
     ("--teacher_marks_with_disf", int, "1: the punc teacher also teaches the marks of the words that stay in windows "
-                                       "with disf on (punc off there, so decoding still adds none): the head then "
-                                       "punctuates under disf as the punctuation model does, as the joint mode needs"),
+                                       "with disf on (punc off there, so decoding still adds none), reading the window "
+                                       "without its gold deletions: the head then punctuates under disf as the "
+                                       "punctuation model does, as the joint mode needs"),
     ("--audio_cache", str, "folder for cached acoustic features, reused by later epochs and runs (default: in memory)"),
     ("--progress", int, "1: show progress bars (default 1)"),
 ]

@@ -5,15 +5,16 @@
 # teach nothing), with the generated disfluency set once, and twice as utils/build_switching_model.sh has it.
 # With "distill": the shipped mix (gen.train twice) with the single-task models as teachers
 # (gector_punct/distillation.py), their share of the punctuation loss 0.5 throughout, and 1 falling to 0
-# (teacher annealing). Every run is compressed as the shipped model is and scored on the joint dev set and
+# (teacher annealing). With "fluent": the 0.5 teachers plus --teacher_marks_with_disf (the punc teacher's marks
+# taught under disf, read from the window without its gold deletions), seeds 1 and 2. Every run is compressed as the shipped model is and scored on the joint dev set and
 # Switchboard dev with the stored decoding defaults.
-#   bash utils/switching_ablation.sh WORKDIR [mix|distill]   (WORKDIR as left by utils/build_switching_model.sh:
+#   bash utils/switching_ablation.sh WORKDIR [mix|distill|fluent]   (WORKDIR as left by utils/build_switching_model.sh:
 #                        its data, ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on 2 CPU cores for
 #                        mix, the two runs side by side; about 55 for distill: its two runs
 #                        trained for 48 minutes side by side here, then compression and scoring)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-W=${1:?usage: bash utils/switching_ablation.sh WORKDIR [mix|distill]}
+W=${1:?usage: bash utils/switching_ablation.sh WORKDIR [mix|distill|fluent]}
 WHICH=${2:-mix}
 D="$W/data"
 S="$D/swbd.train.tagged" G="$D/gen.train.tagged"
@@ -30,11 +31,15 @@ run() {  # NAME TRAIN_SET [TRAIN.PY FLAG ...]: train, compress, score
   python utils/evaluate_switching.py --data "$D" --switching "$W/$1_c" --disf_model "$W/disf_only/best" \
     --punc_model "$W/punc_only/best" --ted_dev "$W/ted.dev.tagged" --decode model --out "$W/ablation.$1.json"
 }
-if [ "$WHICH" = distill ]; then
-  run kd05 "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST" --teachers "$T" --distill_weight 0.5 &
-  run bam "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST" --teachers "$T" --distill_weight 1.0 --distill_anneal 1
+MIX="$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST"  # the shipped mix
+if [ "$WHICH" = fluent ]; then
+  run kdfluent "$MIX" --teachers "$T" --distill_weight 0.5 --teacher_marks_with_disf 1 &
+  run kdfluent_s2 "$MIX" --teachers "$T" --distill_weight 0.5 --teacher_marks_with_disf 1 --seed 2
+elif [ "$WHICH" = distill ]; then
+  run kd05 "$MIX" --teachers "$T" --distill_weight 0.5 &
+  run bam "$MIX" --teachers "$T" --distill_weight 1.0 --distill_anneal 1
 else
   run ablation_gen_once "$S,$S,$S,$S,$S,$S,$S,$S,$G,$REST" &
-  run ablation_gen_twice "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$REST"
+  run ablation_gen_twice "$MIX"
 fi
 wait
