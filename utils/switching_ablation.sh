@@ -11,7 +11,8 @@
 #   bash utils/switching_ablation.sh WORKDIR [mix|distill|fluent]   (WORKDIR as left by utils/build_switching_model.sh:
 #                        its data, ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on 2 CPU cores for
 #                        mix, the two runs side by side; about 55 for distill: its two runs
-#                        trained for 48 minutes side by side here, then compression and scoring)
+#                        trained for 48 minutes side by side here, then compression and scoring; about 70 for
+#                        fluent: 59 minutes of training side by side, the teachers read twice in a disf window)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:?usage: bash utils/switching_ablation.sh WORKDIR [mix|distill|fluent]}
