@@ -41,6 +41,8 @@ from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from .units import split_units
 from .vocabulary import IGNORE, KEPT, Vocabulary
 
+OFF_TASKS = ("untaught", "unchanged")  # what a window teaches about a task that is off (word_labels)
+
 
 @dataclass
 class Instance:
@@ -71,13 +73,13 @@ class EncodedData:
     windows: list[Window]
     labels: list[list[tuple[int, ...]]]  # per window, per word: one label index per head, then its mark context
     groups: list[list[int]]  # window indices of each instance
-    all_keep: list[bool]
+    at_tn_prob: list[bool]  # per instance: drawn with probability tn_prob (a task on, nothing to change)
     tn_prob: float
 
     def sample(self, rng: random.Random) -> list[int]:
         chosen = []
-        for group, keep_only in zip(self.groups, self.all_keep):
-            if not keep_only or rng.random() < self.tn_prob:
+        for group, at_tn_prob in zip(self.groups, self.at_tn_prob):
+            if not at_tn_prob or rng.random() < self.tn_prob:
                 chosen.extend(group)
         rng.shuffle(chosen)
         return chosen
@@ -169,11 +171,8 @@ class DatasetReader:
                     windows.append(window)
                     labels.append(encoded_tags[window.start: window.end])
                 groups.append(group)
-        no_edit = [i.all_keep and bool(i.tasks) for i in instances]
-        return EncodedData(instances, windows, labels, groups, no_edit, self.tn_prob)
-
-
-OFF_TASKS = ("untaught", "unchanged")
+        at_tn_prob = [i.all_keep and bool(i.tasks) for i in instances]
+        return EncodedData(instances, windows, labels, groups, at_tn_prob, self.tn_prob)
 
 
 def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: frozenset[str] = DEFAULT_TASKS,
