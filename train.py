@@ -67,8 +67,9 @@ FLAGS = [
                         "window, so one model does each task alone or both; can be given to an init model "
                         "(default: none)"),
     ("--off_tasks", str, "with --switches: what a window teaches about a task that is off: untaught (nothing; with "
-                         "punc off only that a word stays) or unchanged (its target as it is: no mark or case change "
-                         f"with punc off, seed 001's reading; no-conversion sets then teach too) (default {D.off_tasks})"),
+                         "punc off only that a word stays) or unchanged (its target as it is: no mark or case "
+                         "change with punc off, seed 001's reading; no-conversion sets then teach too) "
+                         f"(default {D.off_tasks})"),
     ("--teachers", str, "with --switches: single-task models whose soft decisions the switching model also learns "
                         "from, e.g. disf=runs/disf_only/best,punc=runs/punc_only/best (multi-task distillation; "
                         "default: none)"),

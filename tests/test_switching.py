@@ -313,7 +313,8 @@ def test_off_tasks_unchanged_teaches_the_words_that_stay_their_tags(switching_da
         if tag.deletes:
             assert a[:3] == b[:3] == (want[0], IGNORE, IGNORE)
         else:
-            assert a[:3] == (KEPT, IGNORE, IGNORE) and b[:3] == want and want[0] == vocab.index(PUNCT_HEAD.namespace, KEEP)
+            assert a[:3] == (KEPT, IGNORE, IGNORE) and b[:3] == want
+            assert want[0] == vocab.index(PUNCT_HEAD.namespace, KEEP)
     kept_disfluency = word_labels(vocab, line.words, line.tags, parse_tasks("punc"), "unchanged")
     assert all(lab[:3] == (IGNORE,) * 3 for lab, t in zip(kept_disfluency, line.tags) if t.deletes)
     with pytest.raises(ValueError, match="off_tasks"):
@@ -345,7 +346,8 @@ def test_no_conversion_lines_are_drawn_when_they_teach(switching_data):
     model = tiny_tagger(vocab, switches=("disf", "punc"))
     drawn = {}
     for off in ("untaught", "unchanged"):
-        data = DatasetReader(tn_prob=0.0, off_tasks=off).encode(instances, model.text_encoder(), vocab, ("disf", "punc"))
+        reader = DatasetReader(tn_prob=0.0, off_tasks=off)
+        data = reader.encode(instances, model.text_encoder(), vocab, ("disf", "punc"))
         chosen = set(data.sample(random.Random(0)))
         drawn[off] = [bool(set(group) & chosen) for group in data.groups]
     with_deletion = [any(t.deletes for t in i.tags) for i in instances[20:]]

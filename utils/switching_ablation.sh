@@ -5,9 +5,10 @@
 # teach nothing), with the generated disfluency set once, and twice as utils/build_switching_model.sh has it.
 # With "distill": the shipped mix (gen.train twice) with the single-task models as teachers
 # (gector_punct/distillation.py), their share of the punctuation loss 0.5 throughout, and 1 falling to 0
-# (teacher annealing). With "fluent": the 0.5 teachers plus --teacher_marks_with_disf (the punc teacher's marks
-# taught under disf, read from the window without its gold deletions), seeds 1 and 2. Every run is compressed as the shipped model is and scored on the joint dev set and
-# Switchboard dev with the stored decoding defaults.
+# (teacher annealing). With "fluent": the 0.5 teachers plus --teacher_marks_with_disf (the punc teacher's
+# marks taught under disf, read from the window without its gold deletions), seeds 1 and 2. Every run is
+# compressed as the shipped model is and scored on the joint dev set and Switchboard dev with the stored
+# decoding defaults.
 #   bash utils/switching_ablation.sh WORKDIR [mix|distill|fluent]   (WORKDIR as left by utils/build_switching_model.sh:
 #                        its data, ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on 2 CPU cores for
 #                        mix, the two runs side by side; about 55 for distill: its two runs
