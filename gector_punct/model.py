@@ -42,11 +42,11 @@ from .config import DecodeConfig, ModelConfig, ModelFolderError, read_config, st
 from .encoding import TextEncoder, load_tokenizer, resolve_encoder
 from .io import replace_dir, temporary_dir
 from .runtime import quiet_transformers
+from .storage import expand_lowrank, lowrank_state
 from .tags import DELETE, MARK_CONTEXTS
 from .vocabulary import CASE_HEAD, HEADS, IGNORE, KEPT, PUNCT_HEAD, Vocabulary
 
 __all__ = ["DecodeConfig", "ModelConfig", "ModelFolderError", "Seq2Labels", "store_decode_defaults"]
-LOWRANK_A, LOWRANK_B = ".lowrank_A", ".lowrank_B"
 
 
 class Seq2Labels(nn.Module):
@@ -273,21 +273,23 @@ class Seq2Labels(nn.Module):
     # ---- files ------------------------------------------------------------------------------------
 
     def save(self, directory: str, store_dtype: str | None = None, lowrank: int | None = None,
-             base_tokenizer: bool = False) -> None:
+             base_tokenizer: bool = False, lowrank_bits: int = 16) -> None:
         """Write the model folder atomically (a temporary folder renamed into place), weights in
         ``store_dtype`` (default: the config's). With ``lowrank``, each changed encoder matrix is stored as
-        a rank-``lowrank`` delta over the pretrained encoder; ``base_tokenizer`` also leaves the tokenizer
-        out (loading takes the base encoder's: multilingual-e5-small's is 17 MB)."""
+        a rank-``lowrank`` delta over the pretrained encoder, its two factors in ``store_dtype`` or, with
+        ``lowrank_bits`` 8, as int8 with one scale per rank (half the bytes: twice the rank in the same
+        size); ``base_tokenizer`` also leaves the tokenizer out (loading takes the base encoder's:
+        multilingual-e5-small's is 17 MB)."""
         tmp = temporary_dir(directory)
-        self.write_folder(tmp, store_dtype, lowrank, base_tokenizer)
+        self.write_folder(tmp, store_dtype, lowrank, base_tokenizer, lowrank_bits)
         replace_dir(tmp, directory)
 
     def write_folder(self, folder: str, store_dtype: str | None = None, lowrank: int | None = None,
-                     base_tokenizer: bool = False) -> None:
+                     base_tokenizer: bool = False, lowrank_bits: int = 16) -> None:
         """The model's files into an existing folder (``save`` without the rename: a checkpoint adds its own)."""
         dtype = getattr(torch, store_dtype or self.config.store_dtype)
         if lowrank:
-            state = self._lowrank_state(lowrank)
+            state = self._lowrank_state(lowrank, lowrank_bits)
         else:
             state = {k: v for k, v in self.state_dict().items() if self.stored_keys is None or k in self.stored_keys}
         state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
@@ -341,11 +343,7 @@ class Seq2Labels(nn.Module):
             state = load_file(path)
         except SafetensorError as err:
             raise ModelFolderError(f"{path}: cannot read the weights ({err})") from None
-        own = self.state_dict()
-        for key in [k for k in state if k.endswith(LOWRANK_A)]:  # base weight + A @ B
-            name = key[: -len(LOWRANK_A)]
-            delta = state.pop(key).float() @ state.pop(name + LOWRANK_B).float()
-            state[name] = own[name] + delta
+        state = expand_lowrank(state, self.state_dict())  # base weight + A @ B
         missing, unexpected = self.load_state_dict(state, strict=False)
         missing = [k for k in missing if not self._external(k)]
         if unexpected or (missing and not partial):
@@ -354,22 +352,10 @@ class Seq2Labels(nn.Module):
         if partial:
             self.stored_keys = set(state)
 
-    def _lowrank_state(self, rank: int) -> dict[str, torch.Tensor]:
-        """Heads as they are; encoder parameters that differ from the pretrained encoder as low-rank
-        deltas (matrices, by truncated SVD) or in full (vectors); unchanged ones not at all."""
+    def _lowrank_state(self, rank: int, bits: int = 16) -> dict[str, torch.Tensor]:
+        """Heads as they are; encoder parameters as ``storage.lowrank_state`` stores them over the pretrained encoder."""
         base = _encoder_for(self.config, pretrained=True, light=False).state_dict()
-        out = {}
-        for key, value in self.state_dict().items():
-            pretrained = base.get(key[len("encoder."):]) if key.startswith("encoder.") else None
-            if pretrained is not None and pretrained.shape == value.shape:
-                if torch.equal(pretrained, value):
-                    continue
-                if value.dim() == 2 and rank < min(value.shape) // 2:
-                    u, s, vh = torch.linalg.svd((value - pretrained).float(), full_matrices=False)
-                    out[key + LOWRANK_A], out[key + LOWRANK_B] = u[:, :rank] * s[:rank], vh[:rank]
-                    continue
-            out[key] = value
-        return out
+        return lowrank_state(self.state_dict(), {f"encoder.{k}": v for k, v in base.items()}, rank, bits)
 
     def freeze_encoder(self, frozen: bool, train_layers: int | None = None, freeze_embeddings: bool = False) -> None:
         """Freeze the whole encoder (cold steps), or train only its top ``train_layers`` layers; with

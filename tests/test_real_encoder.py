@@ -50,3 +50,7 @@ def test_lowrank_storage_round_trip(learnable_data, tmp_path):
     assert torch.allclose(delta, best_rank8, atol=1e-3)  # the optimal rank-8 approximation, up to float16
     assert torch.equal(loaded.state_dict()["encoder.embeddings.word_embeddings.weight"],
                        base.state_dict()["encoder.embeddings.word_embeddings.weight"])
+    model.save(str(tmp_path / "int8"), store_dtype="float16", lowrank=8, lowrank_bits=8)  # int8 factors
+    assert os.path.getsize(os.path.join(str(tmp_path / "int8"), "model.safetensors")) < 0.75 * size
+    delta8 = Seq2Labels.load(str(tmp_path / "int8")).state_dict()[key] - base.state_dict()[key]
+    assert torch.allclose(delta8, best_rank8, atol=2e-2 * best_rank8.abs().max().item())  # int8 rounding

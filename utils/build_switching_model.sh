@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Rebuild models/switch_en/ (switching tokens, seed 001: disfluency deletion and punctuation in one tagger)
 # and the single-task models that seed 001's Table 2 compares it with.
-#   bash utils/build_switching_model.sh [WORKDIR]   (about 1.5 hours on 2 CPU cores: the switching model's
-#                                                   1,800 updates beside the single-task models' 900 each)
+#   bash utils/build_switching_model.sh [WORKDIR]   (about 3 hours on 2 CPU cores, estimated from its steps as
+#                                                   run: the single-task models 20 minutes side by side, then
+#                                                   three switching runs of about 60 minutes, two at a time)
 # Every model starts from the shipped models/default_en (lr 1e-4, batches of 16 windows). The single-task
-# models get 900 updates each; the switching model 1,800, as many updates of each task as its single-task
-# model (the shipped one is its best dev checkpoint):
+# models get 900 updates each; each switching run 1,800, as many updates of each task as its single-task
+# model. The shipped model is the average of three switching runs' best dev checkpoints (seeds 1-3:
+# utils/average_models.py), compressed:
+#   punc_only   the TED lines alone, no switches;  disf_only   the disfluency sets alone, no switches.
 #   switching   --switches disf,punc on single-task sets mixed: disfluency (Switchboard train sides x8 + the
 #               disfluency generator over cased speech-like text x2; disf on, punc off), punctuation (TED
 #               train lines, and the same lines with generated disfluencies that teach nothing themselves:
 #               gen_punc; punc on, disf off), no conversion (restored cased text; both off). disf,punc
 #               together is never trained; with disf off, $DELETE is out of the softmax (Seq2Labels).
-#   punc_only   the TED lines alone, no switches;  disf_only   the disfluency sets alone, no switches.
+#               The single-task models are its teachers (gector_punct/distillation.py, share 0.5); the punc
+#               teacher also teaches the marks of the words a disf window keeps, reading it fluent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-work/switch}
@@ -34,13 +38,23 @@ S="$D/swbd.train.tagged" G="$D/gen.train.tagged"
 COMMON=(--config configs/default_en.json --init_model models/default_en --lr 1e-4 --n_epoch 3 --updates_per_epoch 300
         --patience 9 --resume 1 --progress 0)
 export OMP_NUM_THREADS=1
-python train.py "${COMMON[@]}" --n_epoch 6 --switches disf,punc --model_dir "$W/switching" \
-  --train_set "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$D/none.train.tagged,$W/ted.train.tagged,$D/gen_punc.train.tagged" \
-  --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" &   # best/ by dev F1
-python train.py "${COMMON[@]}" --model_dir "$W/punc_only" --train_set "$W/ted.train.tagged" --dev_set "$W/ted.dev.tagged"
+python train.py "${COMMON[@]}" --model_dir "$W/punc_only" --train_set "$W/ted.train.tagged" --dev_set "$W/ted.dev.tagged" &
+PID=$!
 python train.py "${COMMON[@]}" --model_dir "$W/disf_only" --train_set "$S,$S,$S,$S,$G" \
   --dev_set "$D/swbd.dev.tagged"
-wait
+wait $PID  # its status: a failed run stops the recipe
+switching() {  # SEED: one switching run, its best/ by dev F1
+  python train.py "${COMMON[@]}" --n_epoch 6 --switches disf,punc --seed "$1" --model_dir "$W/switching_s$1" \
+    --train_set "$S,$S,$S,$S,$S,$S,$S,$S,$G,$G,$D/none.train.tagged,$W/ted.train.tagged,$D/gen_punc.train.tagged" \
+    --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" --teachers "disf=$W/disf_only/best,punc=$W/punc_only/best" \
+    --distill_weight 0.5 --teacher_marks_with_disf 1
+}
+switching 1 & PID=$!
+switching 2
+wait $PID
+switching 3
+python utils/average_models.py --models "$W/switching_s1/best,$W/switching_s2/best,$W/switching_s3/best" \
+  --output "$W/switching/best"
 python utils/compress_model.py --model_path "$W/switching/best" --output models/switch_en.new \
   --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" --ranks 112 --max_drop 1 --max_mb 9.8   # the largest under 10 MB
 export OMP_NUM_THREADS=2

@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """Store a fine-tuned model compactly: each changed encoder matrix as a low-rank delta (truncated SVD)
-over the pip-installed pretrained encoder, in float16; heads and vectors as they are.
+over the pip-installed pretrained encoder, in float16 (or int8 factors: --lowrank_bits 8); heads and
+vectors as they are (gector_punct/storage.py).
 
     python utils/compress_model.py --model_path work/model/best --output models/default_en --dev_set dev.tagged
 
@@ -32,6 +33,9 @@ def main(argv=None) -> int:
     p.add_argument("--dev_set", required=True, help="preprocessed dev file to check the compact model on (several, "
                                                    "comma-separated: the mean of their F1s, as train.py)")
     p.add_argument("--ranks", type=int, nargs="+", default=[16, 32, 48, 64, 96], help="ranks to try, smallest first")
+    p.add_argument("--lowrank_bits", type=int, default=16, choices=[16, 8],
+                   help="bits per stored factor value: 16 (float16) or 8 (int8 with one scale per rank: half the "
+                        "bytes, so about twice the rank in the same size); default 16")
     p.add_argument("--max_drop", type=float, default=0.5, help="largest dev F1 loss allowed (default 0.5 points)")
     p.add_argument("--max_mb", type=float, default=10.0, help="largest folder allowed, in MiB (default 10)")
     p.add_argument("--base_tokenizer", action="store_true",
@@ -49,7 +53,8 @@ def main(argv=None) -> int:
     try:
         for rank in sorted(args.ranks):
             candidate = os.path.join(work, f"rank{rank}")
-            full.save(candidate, store_dtype="float16", lowrank=rank, base_tokenizer=args.base_tokenizer)
+            full.save(candidate, store_dtype="float16", lowrank=rank, base_tokenizer=args.base_tokenizer,
+                      lowrank_bits=args.lowrank_bits)
             result = evaluate_dev_sets(Seq2Labels.load(candidate), instances, batch_size=64)
             f1, size = selection_f1(result), folder_size(candidate) / 2**20
             print(f"rank {rank}: dev F1 {f1:.2f} (punct {result['punct']['overall']['f1']:.2f}, "
