@@ -9,8 +9,8 @@ from gector_punct.storage import LOWRANK_A, LOWRANK_B, expand_lowrank, lowrank_s
 
 def _weights(seed: int = 0):
     g = torch.Generator().manual_seed(seed)
-    base = {"w": torch.randn(96, 64, generator=g), "b": torch.randn(64, generator=g), "same": torch.randn(64, 64, generator=g),
-            "small": torch.randn(4, 4, generator=g)}
+    base = {"w": torch.randn(96, 64, generator=g), "b": torch.randn(64, generator=g),
+            "same": torch.randn(64, 64, generator=g), "small": torch.randn(4, 4, generator=g)}
     # a delta of rank 12 plus a little noise, as fine-tuning leaves
     delta = torch.randn(96, 12, generator=g) @ torch.randn(12, 64, generator=g) * 0.01
     tuned = {"w": base["w"] + delta + 1e-4 * torch.randn(96, 64, generator=g), "b": base["b"] + 0.1,

@@ -56,7 +56,7 @@ switching 3
 python utils/average_models.py --models "$W/switching_s1/best,$W/switching_s2/best,$W/switching_s3/best" \
   --output "$W/switching/best"
 python utils/compress_model.py --model_path "$W/switching/best" --output models/switch_en.new \
-  --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" --ranks 112 --max_drop 1 --max_mb 9.8   # the largest under 10 MB
+  --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" --lowrank_bits 8 --ranks 112 160 224 --max_drop 0.1 --max_mb 9.8
 export OMP_NUM_THREADS=2
 for decode in neutral model; do
   python utils/evaluate_switching.py --data "$D" --switching models/switch_en.new --disf_model "$W/disf_only" \
