@@ -7,7 +7,8 @@
 # (gector_punct/distillation.py), their share of the punctuation loss 0.5 throughout, and 1 falling to 0
 # (teacher annealing). With "fluent": the 0.5 teachers plus --teacher_marks_with_disf (the punc teacher's
 # marks taught under disf, read from the window without its gold deletions), seeds 1 and 2. Every run is
-# compressed as the shipped model is and scored on the joint dev set and Switchboard dev with the stored
+# compressed to rank-112 float16 factors (as the model shipped before the averaged one, which the README's
+# ablation tables compare with) and scored on the joint dev set and Switchboard dev with the stored
 # decoding defaults.
 #   bash utils/switching_ablation.sh WORKDIR [mix|distill|fluent]   (WORKDIR as left by utils/build_switching_model.sh:
 #                        its data, ted.*.tagged, disf_only/ and punc_only/; about 50 minutes on 2 CPU cores for
