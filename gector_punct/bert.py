@@ -187,16 +187,19 @@ class WordPieceTokenizer:
     def convert_tokens_to_ids(self, token: str) -> int:
         return self._tok.token_to_id(token)
 
-    def __call__(self, text, is_split_into_words: bool = False, add_special_tokens: bool = True):
-        if is_split_into_words:
+    def __call__(self, text, is_split_into_words: bool = False, add_special_tokens: bool = True,
+                 return_offsets_mapping: bool = False):
+        if is_split_into_words:  # offsets, as transformers gives them for split words: within each word
             encodings = self._tok.encode_batch(text, is_pretokenized=True, add_special_tokens=add_special_tokens)
-            return _Batch(encodings)
+            return _Batch(encodings, return_offsets_mapping)
         return {"input_ids": self._tok.encode(text, add_special_tokens=add_special_tokens).ids}
 
 
 class _Batch(dict):
-    def __init__(self, encodings):
+    def __init__(self, encodings, offsets: bool = False):
         super().__init__(input_ids=[e.ids for e in encodings])
+        if offsets:
+            self["offset_mapping"] = [e.offsets for e in encodings]
         self._encodings = encodings
 
     def word_ids(self, row: int) -> list[int | None]:

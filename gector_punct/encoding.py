@@ -7,9 +7,12 @@
   ``Seq2Labels.text_encoder()``, so training and prediction window alike):
   ``encode_lines(list of word lists) -> list of Window``. Every word gets at least one subword (a word the
   tokenizer turns into nothing becomes ``[UNK]``) and at most ``pieces_per_token``; the tagger reads the
-  first subword of each word. A line longer than one window is cut into windows that overlap by
-  ``window_overlap`` subwords, and each word is *owned* by exactly one window: the one where it has the
-  most context on both sides. Only owners' predictions (and losses) count, so nothing is seen twice.
+  first subword of each word. The one exception: a run of single continuous-script characters (Chinese)
+  is tokenized whole, each subword read by the unit of its last character, and a character inside a
+  longer subword has none: it reads the next one's, and no window owns it (no mark inside a subword).
+  A line longer than one window is cut into windows that overlap by ``window_overlap`` subwords, and each
+  other word is *owned* by exactly one window: the one where it has the most context on both sides.
+  Only owners' predictions (and losses) count, so nothing is seen twice.
   With ``n_switches`` (a model with switching tokens) that many placeholder slots follow the special
   prefix, at ``switch_offset``; ``encode_lines(lines, switches)`` records the states on every window.
 * ``collate(windows, pad_id, labels)``: some windows -> one padded tensor batch (training takes its own
@@ -26,6 +29,7 @@ import torch
 
 from .runtime import quiet_transformers
 from .tags import START_CONTEXT
+from .units import is_continuous
 from .vocabulary import HEADS, IGNORE
 
 START_TOKEN = "$START"
@@ -74,6 +78,19 @@ def load_tokenizer(name_or_path: str, special_tokens_fix: int = 0):
     return tokenizer
 
 
+def character_runs(words: list[str]) -> list[tuple[int, int]]:
+    """Spans ``[a, b)`` of ``words`` to tokenize as one string each: runs of single continuous-script
+    characters (``units.is_continuous``), every other word alone."""
+    runs: list[list] = []  # [a, b, whether the span is a run of characters]
+    for k, word in enumerate(words):
+        bare = len(word) == 1 and is_continuous(word)
+        if bare and runs and runs[-1][2]:
+            runs[-1][1] = k + 1
+        else:
+            runs.append([k, k + 1, bare])
+    return [(a, b) for a, b, _ in runs]
+
+
 @dataclass
 class Window:
     """One encoder input: words ``[start, end)`` of line ``line``; ``owned`` marks the words it predicts."""
@@ -88,7 +105,8 @@ class Window:
 
 
 def plan_windows(piece_counts: list[int], budget: int, overlap: int) -> list[tuple[int, int]]:
-    """Word spans ``[start, end)`` covering all words, each within ``budget`` subwords, overlapping."""
+    """Word spans ``[start, end)`` covering all words, each within ``budget`` subwords, overlapping.
+    A word with no subwords (a character inside a longer piece) ends no span but the last."""
     n = len(piece_counts)
     cum = [0]
     for count in piece_counts:
@@ -98,14 +116,19 @@ def plan_windows(piece_counts: list[int], budget: int, overlap: int) -> list[tup
         end = start + 1
         while end < n and cum[end + 1] - cum[start] <= budget:
             end += 1
+        while end < n and end - 1 > start and piece_counts[end - 1] == 0:
+            end -= 1  # a word without pieces reads the next word's: never the last of a window
         spans.append((start, end))
         if end >= n:
             return spans
         # Go back while the overlap stays within `overlap` subwords and the next window still reaches
-        # past this one.
+        # past this one (through the first word after it that has pieces).
+        reach = end
+        while reach < n - 1 and piece_counts[reach] == 0:
+            reach += 1
         next_start = end
         while (next_start - 1 > start and cum[end] - cum[next_start - 1] <= overlap
-               and cum[end + 1] - cum[next_start - 1] <= budget):
+               and cum[reach + 1] - cum[next_start - 1] <= budget):
             next_start -= 1
         start = next_start
 
@@ -155,20 +178,38 @@ class TextEncoder:
         self.overlap = self.budget // 8 if window_overlap is None else window_overlap
 
     def word_pieces(self, lines: list[list[str]]) -> list[list[list[int]]]:
-        """Subword ids per word per line, one tokenizer call for the whole batch of lines."""
+        """Subword ids per word per line, one tokenizer call for the whole batch of lines.
+
+        A run of bare continuous-script characters (``split_units`` makes each one a unit) is tokenized as
+        one string, as the encoder was pretrained to read it (``北京`` one piece, not two characters), and
+        each piece goes to the unit of its last character. A unit inside a longer piece gets no piece
+        (``[]``): it shares the next unit's, and no mark can land inside a subword (``windows_for``)."""
         present = [i for i, words in enumerate(lines) if words]
         result: list[list[list[int]]] = [[] for _ in lines]
         if not present:
             return result
-        encoded = self.tokenizer([lines[i] for i in present], is_split_into_words=True, add_special_tokens=False)
-        for row, i in enumerate(present):
+        groups = [character_runs(lines[i]) for i in present]
+        texts = [["".join(lines[i][a:b]) for a, b in runs] for i, runs in zip(present, groups)]
+        encoded = self.tokenizer(texts, is_split_into_words=True, add_special_tokens=False,
+                                 return_offsets_mapping=True)
+        for row, (i, runs) in enumerate(zip(present, groups)):
             pieces: list[list[int]] = [[] for _ in lines[i]]
-            for token_id, word_id in zip(encoded["input_ids"][row], encoded.word_ids(row)):
-                if word_id is not None and len(pieces[word_id]) < self.pieces_per_token:
-                    pieces[word_id].append(token_id)
+            for token_id, group, (_, end) in zip(encoded["input_ids"][row], encoded.word_ids(row),
+                                                 encoded["offset_mapping"][row]):
+                if group is None:
+                    continue
+                a, b = runs[group]
+                if b - a > 1 and token_id == self.boundary_id:
+                    continue  # a run's lone word-boundary piece says nothing about any character
+                unit = a + max(end - 1, 0) if b - a > 1 else a
+                if len(pieces[unit]) < self.pieces_per_token:
+                    pieces[unit].append(token_id)
             if self.boundary_id is not None:
                 pieces = [p[1:] if len(p) > 1 and p[0] == self.boundary_id else p for p in pieces]
-            result[i] = [p if p else [self.unk_id] for p in pieces]
+            for _, b in runs:  # the last unit of a span always has a piece: the ones before it may share it
+                if not pieces[b - 1]:
+                    pieces[b - 1] = [self.unk_id]
+            result[i] = pieces
         return result
 
     def windows_for(self, line: int, pieces: list[list[int]], switches: tuple[int, ...] = ()) -> list[Window]:
@@ -185,7 +226,8 @@ class TextEncoder:
                 starts.append(len(ids))
                 ids.extend(word)
             ids.extend(self.suffix)
-            windows.append(Window(line, start, end, ids, starts, [owners[i] == k for i in range(start, end)],
+            owned = [owners[i] == k and counts[i] > 0 for i in range(start, end)]  # no mark inside a piece
+            windows.append(Window(line, start, end, ids, starts, owned,
                                   tuple(switches)))
         return windows
 

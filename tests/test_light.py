@@ -10,14 +10,17 @@ from conftest import ROOT, tiny_tagger
 from gector_punct.bert import BertEncoder, WordPieceTokenizer
 from gector_punct.model import Seq2Labels
 from gector_punct.predictor import Punctuator
+from gector_punct.units import split_units
 from gector_punct.vocabulary import Vocabulary
 
 LINES = ["so i went to new york last tuesday did you", "", "ünïcödé wörds and McDonald's café", "x " * 300,
          "it costs 3.5 dollars e.g. at www.example.com"]
+# Runs of Chinese characters are tokenized whole and read back through the tokenizer's offsets.
+CJK_LINES = ["首先我要用最快的速度为大家演示一些新技术 的基础研究成果", "我们用 iPhone 手机 鬱鬰𠀀好 ok", "北" * 400]
 
 
-def same_probabilities(heavy: Punctuator, light: Punctuator) -> None:
-    words = [line.split() for line in LINES]
+def same_probabilities(heavy: Punctuator, light: Punctuator, lines: list[str] = LINES) -> None:
+    words = [split_units(line) for line in lines]
     assert [w.input_ids for w in heavy.encoders[0].encode_lines(words)] == \
         [w.input_ids for w in light.encoders[0].encode_lines(words)]
     for a, b in zip(heavy.probabilities(words), light.probabilities(words)):
@@ -29,6 +32,13 @@ def test_light_encoder_equals_transformers_on_the_shipped_model():
     light = Punctuator.load(path, device="cpu")
     assert isinstance(light.models[0].encoder, BertEncoder) and isinstance(light.models[0].tokenizer, WordPieceTokenizer)
     same_probabilities(Punctuator([Seq2Labels.load(path)], device="cpu"), light)
+
+
+def test_light_encoder_equals_transformers_on_chinese_with_the_multilingual_model():
+    path = os.path.join(ROOT, "models", "multilingual")
+    light = Punctuator.load(path, device="cpu")
+    assert isinstance(light.models[0].tokenizer, WordPieceTokenizer)
+    same_probabilities(Punctuator([Seq2Labels.load(path)], device="cpu"), light, CJK_LINES + LINES[:2])
 
 
 def test_light_encoder_equals_transformers_on_a_full_folder_with_start_token(tmp_path):

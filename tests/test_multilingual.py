@@ -74,16 +74,36 @@ def test_marks_land_after_characters_full_width_without_spaces(xlmr_tagger):
     right = sum(o == t for o, (_, t) in zip(out, pairs))
     assert right >= 24, list(zip(out, [t for _, t in pairs]))[:5]
     # A Latin word inside Chinese text stays one unit, spaced as the input had it.
-    assert xlmr_tagger.predict(["我们用 iPhone 好"])[0].startswith("我们。用 iPhone 好")
+    (out,) = xlmr_tagger.predict(["我们用 iPhone 好"])
+    assert "".join(ch for ch in out if ch not in "，。？") == "我们用 iPhone 好", out
 
 
-def test_lone_word_boundary_piece_is_not_what_the_tagger_reads(e5_path):
+def test_a_run_of_characters_is_read_as_the_encoder_pieces_it_makes(e5_path):
+    """``北京`` is one piece of e5's vocabulary: 京 reads it, 北 shares it and is owned by no window (no mark
+    inside a piece), and the window holds the pieces the tokenizer makes of the unsplit text, without the
+    lone word-boundary piece."""
     from gector_punct.encoding import TextEncoder
 
     encoder = TextEncoder(load_tokenizer(e5_path), 64, 5)
-    (pieces,) = encoder.word_pieces([list("我想去北京")])
+    words = list("我想去北京")
+    (pieces,) = encoder.word_pieces([words])
     tokens = [encoder.tokenizer.convert_ids_to_tokens(p) for p in pieces]
-    assert all(t[0] != "\u2581" for t in tokens), tokens  # the first piece read is the character itself
+    assert tokens[3:] == [[], ["北京"]], tokens
+    assert all(t[0] != "\u2581" for t in tokens if t), tokens
+    (window,) = encoder.windows_for(0, pieces)
+    natural = encoder.tokenizer("我想去北京", add_special_tokens=False)["input_ids"]
+    assert [i for i in window.input_ids if i not in encoder.prefix + encoder.suffix] == [
+        i for i in natural if i != encoder.boundary_id]
+    assert window.word_starts[3] == window.word_starts[4] and window.owned == [bool(p) for p in pieces]
+
+
+def test_a_character_inside_a_piece_gets_no_mark(xlmr_tagger):
+    """No window owns 北 of 北京: it decodes as it is, whatever the model would say of its piece."""
+    words = list("我们去北京好")
+    labels, case, detect = xlmr_tagger.probabilities([words])
+    keep = xlmr_tagger.names["labels"].index("$KEEP")
+    assert labels[3, keep] == 1.0 and labels[3].sum() == 1.0
+    assert detect[3, xlmr_tagger.names["d"].index("CORRECT")] == 1.0
 
 
 MULTI = os.path.join(ROOT, "models", "multilingual")

@@ -27,6 +27,21 @@ def test_windows_cover_every_word_within_budget(counts, budget, overlap):
         assert spans[k][0] <= i < spans[k][1]
 
 
+@settings(max_examples=300)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=300), st.integers(5, 60), st.integers(0, 20))
+def test_a_word_without_pieces_never_ends_a_window(counts, budget, overlap):
+    """A character inside a longer piece has no pieces and reads the next word's: a window that ended on it
+    would point it past its own words."""
+    counts = counts + [1]  # a line's last unit always has a piece
+    spans = plan_windows(counts, budget, overlap)
+    assert spans[0][0] == 0 and spans[-1][1] == len(counts)
+    for (s0, e0), (s1, e1) in zip(spans, spans[1:]):
+        assert s0 < s1 <= e0 < e1
+        assert counts[e0 - 1] > 0, (s0, e0)
+    for s, e in spans:
+        assert sum(counts[s:e]) <= budget
+
+
 def test_owner_is_the_window_with_most_context():
     counts = [1] * 100
     spans = plan_windows(counts, 40, 20)
