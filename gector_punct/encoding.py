@@ -189,7 +189,8 @@ class TextEncoder:
         if not present:
             return result
         groups = [character_runs(lines[i]) for i in present]
-        texts = [["".join(lines[i][a:b]) for a, b in runs] for i, runs in zip(present, groups)]
+        texts = [lines[i] if len(runs) == len(lines[i]) else ["".join(lines[i][a:b]) for a, b in runs]
+                 for i, runs in zip(present, groups)]  # a line without runs goes to the tokenizer as it is
         encoded = self.tokenizer(texts, is_split_into_words=True, add_special_tokens=False,
                                  return_offsets_mapping=True)
         for row, (i, runs) in enumerate(zip(present, groups)):

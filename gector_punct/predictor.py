@@ -173,8 +173,9 @@ class Punctuator:
         contexts = len(MARK_CONTEXTS)
         out = tuple(torch.zeros((offsets[-1],) + ((contexts,) if h is CASE_HEAD else ()) + (len(self.names[h.name]),))
                     for h in HEADS)
-        for head, table, no_edit in zip(HEADS, out, (KEEP, KEEP, "CORRECT")):  # what a word no window owns (a
-            table[..., self.names[head.name].index(no_edit)] = 1.0             # character inside a piece) gets
+        # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
+        for head, table, no_edit in zip(HEADS, out, (KEEP, KEEP, "CORRECT")):
+            table[..., self.names[head.name].index(no_edit)] = 1.0
         windows = encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
         sound = fractions = None
         if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
