@@ -40,7 +40,7 @@ def add_decoding_flags(p: argparse.ArgumentParser) -> None:
                    help="added to the $KEEP probability of the punctuation head: higher = fewer marks (default: the model's)")
     p.add_argument("--question_opening", type=float, default=None,
                    help="open a question the tagger closes with ? with ¿ where that is at least this probable "
-                        "(Spanish; default 0.05; 1.1: never add one)")
+                        "(Spanish; default: the model's, 0.5; 1.1: never add one)")
     p.add_argument("--deletion_threshold", type=float, default=None,
                    help="with disf: delete a word when its $DELETE probability exceeds this; higher = fewer, surer "
                         "deletions (default: the model's, 0.5)")

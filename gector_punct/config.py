@@ -31,16 +31,17 @@ class DecodeConfig:
     punctuation head and ``case_confidence`` to that of the case head (None: the same value); a line whose
     words all have an error probability below ``min_error_probability`` stays as it is, and so does any
     edit less probable than that. A sentence the tagger closes with ``?`` is opened with ``¿`` at its likeliest
-    word when that ``¿`` is at least ``question_opening`` probable (Spanish pairs them; other languages give
-    ``¿`` no probability), and a ``¿`` whose sentence does not end in ``?`` is dropped. With the ``disf``
-    task a word is deleted when its ``$DELETE`` probability exceeds ``deletion_threshold`` (0.5: deleted
-    rather than not, the binary decision the disfluency data teaches), whatever the marks' share of the rest.
+    word when that ``¿`` is at least ``question_opening`` probable (Spanish pairs them; in other languages a
+    multilingual model gives ``¿`` some probability, rarely a half), and a ``¿`` whose sentence does not end in
+    ``?`` is dropped. With the ``disf`` task a word is deleted when its ``$DELETE`` probability exceeds
+    ``deletion_threshold`` (0.5: deleted rather than not, the binary decision the disfluency data teaches),
+    whatever the marks' share of the rest.
     """
 
     additional_confidence: float = 0.0
     min_error_probability: float = 0.0
     case_confidence: float | None = None
-    question_opening: float = 0.05
+    question_opening: float = 0.5
     deletion_threshold: float = 0.5
 
     @classmethod
