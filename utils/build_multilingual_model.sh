@@ -53,35 +53,31 @@ python train.py --config configs/multilingual.json --init_model "$W/model/best" 
 # Ship the trained layers as low-rank deltas over the converted encoder; the tokenizer comes from the base.
 COMPRESS=(--dev_set "$DEV" --lowrank_bits 8 --ranks 160 --max_drop 0.5 --max_mb 9.9 --base_tokenizer)
 python utils/compress_model.py --model_path "$W/zh_stage/best" --output "$W/stage2_compact" "${COMPRESS[@]}"
-# Stage 3: two more runs of stage 2's mix and settings from the compact stage-2 model (seeds 1 and 2, one
-# thread each, side by side), averaged (utils/average_models.py) and compressed again.
+# Stages 3 and 4: two runs each (seeds 1 and 2, one thread each, side by side) from the stage before, 2 x 600
+# updates at 1e-4, averaged weight by weight (utils/average_models.py) into WORKDIR/NAME_avg.
 export OMP_NUM_THREADS=1
-stage3() {
-  python train.py --config configs/multilingual.json --init_model "$W/stage2_compact" --n_epoch 2 --lr 1e-4 \
-    --seed "$1" --train_set "$STAGE2" --dev_set "$DEV" --model_dir "$W/zh_stage3_s$1" --resume 1 --progress 0
+two_seeds() {  # NAME INIT TRAIN_SETS
+  run() {
+    python train.py --config configs/multilingual.json --init_model "$2" --n_epoch 2 --lr 1e-4 --seed "$4" \
+      --train_set "$3" --dev_set "$DEV" --model_dir "$W/$1_s$4" --resume 1 --progress 0
+  }
+  run "$@" 1 & local pid=$!
+  run "$@" 2
+  wait $pid
+  python utils/average_models.py --models "$W/$1_s1/best,$W/$1_s2/best" --output "$W/$1_avg"
 }
-stage3 1 & PID=$!
-stage3 2
-wait $PID
-python utils/average_models.py --models "$W/zh_stage3_s1/best,$W/zh_stage3_s2/best" --output "$W/zh_stage3_avg"
+# Stage 3: stage 2's mix again, from the compact stage-2 model.
+two_seeds zh_stage3 "$W/stage2_compact" "$STAGE2"
 # Stage 4: all of the Chinese text (3.1M characters instead of the 1M cap: the same documents held out, so
-# the dev lines above are untouched; more lines of them, not more passes), drawn once, and every other set
-# once; two seeds from the stage-3 average, averaged and compressed.
+# the dev lines above are untouched; more lines of them, not more passes), drawn once like every other set.
 python utils/prepare_multilingual_data.py --out_dir "$W/zh_big" --cache_dir "$W/cache" --seed 1 --languages zh \
   --zh_max_units 3200000
 python utils/preprocess_data.py -s "$W/zh_big/zh.train.src" -t "$W/zh_big/zh.train.tgt" \
   -o "$W/zh_big/zh.train.tagged" --skip_bad
 STAGE4=$W/zh_big/zh.train.tagged,$D/fr.train.tagged,$D/de.train.tagged,$D/es.train.tagged,$D/it.train.tagged
 STAGE4=$STAGE4,$W/ted_long.train.tagged,$W/cased_long.train.tagged
-stage4() {
-  python train.py --config configs/multilingual.json --init_model "$W/zh_stage3_avg" --n_epoch 2 --lr 1e-4 \
-    --seed "$1" --train_set "$STAGE4" --dev_set "$DEV" --model_dir "$W/zh_stage4_s$1" --resume 1 --progress 0
-}
-stage4 1 & PID=$!
-stage4 2
-wait $PID
+two_seeds zh_stage4 "$W/zh_stage3_avg" "$STAGE4"
 export OMP_NUM_THREADS=2
-python utils/average_models.py --models "$W/zh_stage4_s1/best,$W/zh_stage4_s2/best" --output "$W/zh_stage4_avg"
 python utils/compress_model.py --model_path "$W/zh_stage4_avg" --output models/multilingual.new "${COMPRESS[@]}"
 # Decoding adds 0.15 to $KEEP: chosen from 0, 0.15, 0.3 by the mean punctuation F1 over the selection lines
 # (utils/evaluate_languages.py on the first 150 dev lines of each set, --predict_args "--additional_confidence B").
