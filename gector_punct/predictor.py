@@ -41,7 +41,7 @@ from .config import DecodeConfig
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
 from .runtime import autocast, pick_device
-from .existing import MODES, constrain_line, prepare, prepare_spaced, strip_word
+from .existing import MODES, QUOTE_PAIRS, constrain_line, prepare, prepare_spaced, strip_word
 from .tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
                    mark_context, punct_label, split_edges, written_forms)
 from .units import join_units, narrow_marks, split_units, starts_lower, unit_spacing
@@ -286,8 +286,8 @@ class Punctuator:
 
 def close_utterance(words: list[str], tags: list[Tag], mark: str) -> list[Tag]:
     """A whole utterance's tags: its first word starts upper-case and its last word ends a sentence, with
-    ``mark`` where it has only a pause mark or none (``year,`` -> ``year.``); a last word that carries
-    other marks (a closing quote, or marks of its own) is left as it is."""
+    ``mark`` where it has only a pause mark or none (``year,`` -> ``year.``), inside the closing quotes it
+    adds (``us"`` -> ``us."``); a last word with marks of its own in the input is left as it is."""
     out = list(tags)
     first = next((k for k, t in enumerate(tags) if not t.deletes), None)
     last = next((k for k in reversed(range(len(tags))) if not tags[k].deletes), None)
@@ -297,8 +297,10 @@ def close_utterance(words: list[str], tags: list[Tag], mark: str) -> list[Tag]:
         out[first] = Tag(out[first].punct, CAPITAL)
     tag = out[last]
     written = split_edges(tag.apply(words[last]))[2]  # an acronym's last period counts: U.S. ends a sentence
-    if not split_edges(words[last])[2] and not ends_sentence(written) and set(narrow_marks(tag.append)) <= PAUSE_MARKS:
-        out[last] = Tag(punct_label(tag.prepend, mark, tag.acronym), tag.case)
+    marks = narrow_marks(tag.append)
+    before_quotes = marks.rstrip("".join(QUOTE_PAIRS.values()))
+    if not split_edges(words[last])[2] and not ends_sentence(written) and set(before_quotes) <= PAUSE_MARKS:
+        out[last] = Tag(punct_label(tag.prepend, mark + marks[len(before_quotes):], tag.acronym), tag.case)
     return out
 
 

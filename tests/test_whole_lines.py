@@ -1,5 +1,5 @@
 """Whole-utterance lines (``predict.py --whole_lines``): a line starts with a capital and ends a sentence."""
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from gector_punct.predictor import Punctuator, close_utterance
 from gector_punct.tags import DELETE, UPPER, Tag, apply_tags, punct_label
@@ -19,10 +19,13 @@ def test_first_word_capitalised_and_last_pause_becomes_the_mark():
 
 
 def test_what_already_ends_or_carries_marks_stays():
+    """A sentence end already there, or the input's own marks, stay; an added closing quote takes the mark
+    inside it."""
     words = "we met in the us".split()
     acronym = Tag(punct_label("", "", acronym=True), UPPER)
     assert close(words, [Tag()] * 4 + [acronym]) == "We met in the U.S."  # its period ends the sentence
-    assert close(words, [Tag()] * 4 + [Tag(punct_label("", '"'))]) == 'We met in the us"'
+    assert close(words, [Tag()] * 4 + [Tag(punct_label("", '"'))]) == 'We met in the us."'  # the mark inside
+    assert close(words, [Tag()] * 4 + [Tag(punct_label("", ',"'))], "?") == 'We met in the us?"'
     assert close(["well", "said:"], [Tag(), Tag()]) == "Well said:"  # the input's own mark
     assert close(["it", "ended"], [Tag(), Tag(punct_label("", "!"))]) == "It ended!"
 
@@ -36,6 +39,7 @@ def test_deleted_words_are_skipped():
 
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.text(alphabet="abc xyz", min_size=1, max_size=40).filter(str.strip), min_size=1, max_size=6))
+@example(["a za a"])  # the random tagger closes a quote on the last word: the period goes inside it
 def test_every_line_of_a_random_tagger_is_closed(random_editor, lines):
     whole = Punctuator(random_editor.models, batch_size=8, device="cpu", whole_lines=True)
     out = whole.predict(lines)

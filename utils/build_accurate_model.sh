@@ -4,33 +4,21 @@
 #   bash utils/build_accurate_model.sh [WORKDIR] [DEFAULT_WORKDIR]
 # About 4 hours on 2 CPU cores (2 TED passes ~50 min each on 2 threads, the cased stage ~35 min, stage 3 ~40 min
 # on 1 thread beside another job, compressions and scoring ~25 min); DEFAULT_WORKDIR is build_default_model.sh's
-# folder (its TED and cased files and its package cache). Every training step resumes (--resume 1) if the
-# script is run again.
+# folder (its TED and cased files, and the whole-utterance training mixes and dev lines of its stage 2). Every
+# training step resumes (--resume 1) if the script is run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-work/accurate_en}
 D=${2:-work/default_en}
 mkdir -p "$W"
 python -m pip install -q --no-deps -r requirements-accurate.txt
-# Whole utterances in 30% of the training lines (the rest cut anywhere), for the cased stage.
-python utils/tsv_to_text.py ../shared/data/iwslt/dev2012.tsv "$W/ted_mix" --heldout 0.1 --seed 1 --max_words 120 --whole 0.3
-python utils/prepare_default_data.py --out_prefix "$W/cased_mix" --cache_dir "$D/cache" --seed 1 --max_words 120 --whole 0.3
-for name in ted_mix cased_mix; do
-  python utils/preprocess_data.py -s "$W/$name.train.src" -t "$W/$name.train.tgt" -o "$W/$name.train.tagged"
-done
-# Dev lines that are whole utterances, scored apart from the lines cut anywhere.
-python utils/tsv_to_text.py ../shared/data/iwslt/dev2012.tsv "$W/ted_whole" --heldout 0.1 --seed 1 --whole 1
-python utils/prepare_default_data.py --out_prefix "$W/cased_whole" --cache_dir "$D/cache" --seed 1 --whole 1
-for name in ted_whole cased_whole; do
-  python utils/preprocess_data.py -s "$W/$name.dev.src" -t "$W/$name.dev.tgt" -o "$W/$name.dev.tagged"
-done
 # Stage 1: two passes over the TED training lines (punctuation only: TED has no case).
 python train.py --config configs/accurate_en.json --train_set "$D/ted_long.train.tagged" --dev_set "$D/ted.dev.tagged" \
   --model_dir "$W/ted" --resume 1 --progress 0
 # Stage 2: TED and cased text mixed: 160 updates of the heads alone (lr 1e-3: the case labels are new to the
 # TED model), then 160 of everything (lr 3e-5); the case head sees the punctuation before it (case_context).
 python train.py --config configs/accurate_en_cased.json --init_model "$W/ted/best" \
-  --train_set "$W/ted_mix.train.tagged,$W/cased_mix.train.tagged" --dev_set "$D/ted.dev.tagged,$D/cased.dev.tagged" \
+  --train_set "$D/ted_mix.train.tagged,$D/cased_mix.train.tagged" --dev_set "$D/ted.dev.tagged,$D/cased.dev.tagged" \
   --model_dir "$W/cased" --resume 1 --progress 0
 # Rank 28 is the largest float16 rank that keeps the folder under 10 MiB (the tokenizer comes from the base encoder).
 python utils/compress_model.py --model_path "$W/cased/best" --output "$W/cased_rank28" \
@@ -39,7 +27,7 @@ python utils/compress_model.py --model_path "$W/cased/best" --output "$W/cased_r
 # model, which cost 1.4 TED points to compress), then int8 factors: twice the rank in the same size.
 python train.py --config configs/accurate_en_cased.json --init_model "$W/cased_rank28" --cold_steps_count 0 \
   --n_epoch 1 \
-  --train_set "$W/ted_mix.train.tagged,$W/cased_mix.train.tagged" --dev_set "$D/ted.dev.tagged,$D/cased.dev.tagged" \
+  --train_set "$D/ted_mix.train.tagged,$D/cased_mix.train.tagged" --dev_set "$D/ted.dev.tagged,$D/cased.dev.tagged" \
   --model_dir "$W/recover" --resume 1 --progress 0
 python utils/compress_model.py --model_path "$W/recover/best" --output models/accurate_en.new \
   --dev_set "$D/ted.dev.tagged,$D/cased.dev.tagged" --lowrank_bits 8 --ranks 48 56 --max_drop 0.3 --max_mb 9.9 \
@@ -47,6 +35,6 @@ python utils/compress_model.py --model_path "$W/recover/best" --output models/ac
 cp models/default_en/case_forms.tsv.gz models/accurate_en.new/  # the English case forms (build_default_model.sh)
 python utils/model_report.py --model_path models/accurate_en.new --ted_dev "$D/ted.dev.tagged" \
   --cased_dev "$D/cased.dev.tagged" --tune --json "$W/report.json" \
-  --extra_dev ted_whole="$W/ted_whole.dev.tagged" cased_whole="$W/cased_whole.dev.tagged" --whole_lines
+  --extra_dev ted_whole="$D/ted_whole.dev.tagged" cased_whole="$D/cased_whole.dev.tagged" --whole_lines
 rm -rf models/accurate_en && mv models/accurate_en.new models/accurate_en
 du -sh models/accurate_en

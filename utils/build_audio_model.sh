@@ -5,7 +5,7 @@
 # 1. cased speech-like text (utils/prepare_default_data.py, lines of 10-40 words; dev documents held out)
 # 2. espeak-ng speech: half the training lines with audio (5 voices x 3 speeds), the other half none; the
 #    held-out test text with a voice and speed used nowhere in training (en-gb-x-rp at 165 wpm)
-# 3. train.py --config configs/audio_en.json: models/default_en + fbank acoustic assistant + coordinate
+# 3. train.py --config configs/audio_en.json: the default model of 611311a + fbank acoustic assistant + coordinate
 #    bootstrapper, lexical encoder frozen; the text-only tagger: the same config with --acoustic null
 # 4. compress (rank-80 float16 deltas over the pip encoder), score both on the test text with and without audio
 set -euo pipefail
@@ -13,6 +13,9 @@ cd "$(dirname "$0")/.."
 W=${1:-work/audio_en}
 D=$W/data S=$W/syn
 mkdir -p "$D"
+# The default model it was built and measured from: models/default_en as committed at 611311a (stage 1 only).
+BASE="$W/default_en_611311a"
+bash utils/model_at_commit.sh 611311a models/default_en "$BASE"
 python utils/prepare_default_data.py --out_prefix "$D/cased" --cache_dir "$W/cache" --min_words 10 --max_words 40 --seed 1
 # The dev documents: the first third selects checkpoints, the rest is the held-out test.
 n=$(wc -l < "$D/cased.dev.tgt"); k=$((n / 3))
@@ -26,10 +29,10 @@ python utils/synthesize_audio.py --text "$D/test.tgt" --out_dir "$S/test" --voic
 for part in train seldev test; do
   python utils/preprocess_data.py -s "$D/$part.src" -t "$D/$part.tgt" -o "$D/$part.tagged" -a "$S/$part/audio.list"
 done
-python train.py --config configs/audio_en.json --train_set "$D/train.tagged" --dev_set "$D/seldev.tagged" \
-  --model_dir "$W/mixed" --audio_cache "$W/features" --resume 1 --progress 0
-python train.py --config configs/audio_en.json --acoustic null --train_set "$D/train.tagged" --dev_set "$D/seldev.tagged" \
-  --model_dir "$W/text" --resume 1 --progress 0
+python train.py --config configs/audio_en.json --init_model "$BASE" --train_set "$D/train.tagged" \
+  --dev_set "$D/seldev.tagged" --model_dir "$W/mixed" --audio_cache "$W/features" --resume 1 --progress 0
+python train.py --config configs/audio_en.json --init_model "$BASE" --acoustic null --train_set "$D/train.tagged" \
+  --dev_set "$D/seldev.tagged" --model_dir "$W/text" --resume 1 --progress 0
 score() {  # MODEL NAME [predict.py flags]: restore the test text, then score it (JSON in $W/scores)
   local model=$1 name=$2; shift 2
   python predict.py --model_path "$model" --input_file "$D/test.src" --output_file "$W/pred.$name.txt" "$@"
@@ -43,7 +46,7 @@ python utils/compress_model.py --model_path "$W/mixed/best" --output models/audi
 score models/audio_en.new mixed_with_audio --audio_list "$S/test/audio.list" --audio_cache "$W/features"
 score models/audio_en.new mixed_without_audio
 score "$W/text/best" text_only
-score models/default_en default_en
-cp models/default_en/case_forms.tsv.gz models/audio_en.new/  # the case forms of the model it starts from
+score "$BASE" default_en
+cp "$BASE/case_forms.tsv.gz" models/audio_en.new/  # the case forms of the model it starts from
 rm -rf models/audio_en && mv models/audio_en.new models/audio_en
 du -sh models/audio_en

@@ -4,7 +4,7 @@
 #   bash utils/build_switching_model.sh [WORKDIR]   (about 3 hours on 2 CPU cores, estimated from its steps as
 #                                                   run: the single-task models 20 minutes side by side, then
 #                                                   three switching runs of about 60 minutes, two at a time)
-# Every model starts from the shipped models/default_en (lr 1e-4, batches of 16 windows). The single-task
+# Every model starts from the default model of 611311a (lr 1e-4, batches of 16 windows). The single-task
 # models get 900 updates each; each switching run 1,800, as many updates of each task as its single-task
 # model. The shipped model is the average of three switching runs' best dev checkpoints (seeds 1-3:
 # utils/average_models.py), compressed:
@@ -21,6 +21,9 @@ cd "$(dirname "$0")/.."
 W=${1:-work/switch}
 D="$W/data"
 mkdir -p "$W"
+# The default model it was built and measured from: models/default_en as committed at 611311a (stage 1 only).
+BASE="$W/default_en_611311a"
+bash utils/model_at_commit.sh 611311a models/default_en "$BASE"
 python utils/tsv_to_text.py ../shared/data/iwslt/dev2012.tsv "$W/ted" --heldout 0.1 --seed 1
 python utils/prepare_default_data.py --out_prefix "$W/cased" --cache_dir "$W/cache" --seed 1
 for part in train dev; do
@@ -35,7 +38,7 @@ done
 python utils/preprocess_data.py -s "$D/gen_punc.train.src" -t "$D/gen_punc.train.tgt" -o "$D/gen_punc.train.tagged" \
   --tasks punc --kept_disfluencies
 S="$D/swbd.train.tagged" G="$D/gen.train.tagged"
-COMMON=(--config configs/default_en.json --init_model models/default_en --lr 1e-4 --n_epoch 3 --updates_per_epoch 300
+COMMON=(--config configs/default_en.json --init_model "$BASE" --lr 1e-4 --n_epoch 3 --updates_per_epoch 300
         --patience 9 --resume 1 --progress 0)
 export OMP_NUM_THREADS=1
 python train.py "${COMMON[@]}" --model_dir "$W/punc_only" --train_set "$W/ted.train.tagged" --dev_set "$W/ted.dev.tagged" &
@@ -69,6 +72,6 @@ python utils/prepare_switching_data.py --out "$W/tune" --cache "$W/cache" --flue
 python utils/evaluate_switching.py --data "$D" --switching models/switch_en.new --disf_model "$W/disf_only" \
   --punc_model "$W/punc_only" --swbd_sets "" --tune_data "$W/tune" --out "$W/table2.tuned.json"
 python utils/benchmark_switching.py --input "$D/joint.dev.src" --model_path models/switch_en.new
-cp models/default_en/case_forms.tsv.gz models/switch_en.new/  # the case forms of the model it starts from
+cp "$BASE/case_forms.tsv.gz" models/switch_en.new/  # the case forms of the model it starts from
 rm -rf models/switch_en && mv models/switch_en.new models/switch_en
 du -sh models/switch_en

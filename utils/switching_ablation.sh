@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-change ablation of the switching model's data mix (README, "Disfluencies: switching tokens"): the
-# recipe's switching run (1,800 updates from models/default_en) on the Switchboard x8, no-conversion, TED and
+# recipe's switching run (1,800 updates from the default model of 611311a) on the Switchboard x8, no-conversion, TED and
 # gen_punc sets (the TED lines with generated disfluencies kept: punc on, disf off, the disfluent words
 # teach nothing), with the generated disfluency set once, and twice as utils/build_switching_model.sh has it.
 # With "distill": the shipped mix (gen.train twice) with the single-task models as teachers
@@ -23,14 +23,17 @@ D="$W/data"
 S="$D/swbd.train.tagged" G="$D/gen.train.tagged"
 REST="$D/none.train.tagged,$W/ted.train.tagged,$D/gen_punc.train.tagged"  # after the disfluency sets, as trained
 export OMP_NUM_THREADS=1
+# The default model it was built and measured from: models/default_en as committed at 611311a (stage 1 only).
+BASE="$W/default_en_611311a"
+bash utils/model_at_commit.sh 611311a models/default_en "$BASE"
 T="disf=$W/disf_only/best,punc=$W/punc_only/best"
 run() {  # NAME TRAIN_SET [TRAIN.PY FLAG ...]: train, compress, score
-  python train.py --config configs/default_en.json --init_model models/default_en --lr 1e-4 --n_epoch 6 \
+  python train.py --config configs/default_en.json --init_model "$BASE" --lr 1e-4 --n_epoch 6 \
     --updates_per_epoch 300 --patience 9 --resume 1 --progress 0 --switches disf,punc --model_dir "$W/$1" \
     --train_set "$2" --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" "${@:3}"
   python utils/compress_model.py --model_path "$W/$1/best" --output "$W/$1_c" \
     --dev_set "$W/ted.dev.tagged,$D/swbd.dev.tagged" --ranks 112 --max_drop 5 --max_mb 9.8
-  cp models/default_en/case_forms.tsv.gz "$W/$1_c/"
+  cp "$BASE/case_forms.tsv.gz" "$W/$1_c/"
   python utils/evaluate_switching.py --data "$D" --switching "$W/$1_c" --disf_model "$W/disf_only/best" \
     --punc_model "$W/punc_only/best" --ted_dev "$W/ted.dev.tagged" --decode model --out "$W/ablation.$1.json"
 }
