@@ -60,7 +60,10 @@ done
 # 1.24M words, 30% of the lines whole utterances) at twice the rounds' learning rate.
 python utils/prepare_default_data.py --out_prefix "$W/speech_mix" --cache_dir "$W/cache" --seed 1 --max_words 120 \
   --whole 0.3 --sources sotu,office,seinfeld
-python utils/preprocess_data.py -s "$W/speech_mix.train.src" -t "$W/speech_mix.train.tgt" -o "$W/speech_mix.train.tagged"
+for part in train dev; do  # its held-out documents: the speech dev set of the model card
+  python utils/preprocess_data.py -s "$W/speech_mix.$part.src" -t "$W/speech_mix.$part.tgt" \
+    -o "$W/speech_mix.$part.tagged"
+done
 python train.py --config configs/default_en_whole.json --init_model "$W/stage1" --lr 1e-4 \
   --train_set "$W/speech_mix.train.tagged" --dev_set "$W/ted.dev.tagged,$W/cased.dev.tagged" --model_dir "$W/speech" \
   --resume 1 --progress 0
@@ -79,6 +82,7 @@ python utils/compress_model.py --model_path "$prev" --output models/default_en.n
 cp "$W/stage1/case_forms.tsv.gz" models/default_en.new/
 python utils/model_report.py --model_path models/default_en.new --ted_dev "$W/ted.dev.tagged" \
   --cased_dev "$W/cased.dev.tagged" --tune --truecase --json "$W/report.json" \
-  --extra_dev ted_whole="$W/ted_whole.dev.tagged" cased_whole="$W/cased_whole.dev.tagged" --whole_lines
+  --extra_dev ted_whole="$W/ted_whole.dev.tagged" cased_whole="$W/cased_whole.dev.tagged" \
+  speech="$W/speech_mix.dev.tagged" --whole_lines
 rm -rf models/default_en && mv models/default_en.new models/default_en
 du -sh models/default_en
