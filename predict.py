@@ -12,6 +12,7 @@ import os
 import sys
 
 from gector_punct.audio import check_audio_list, read_audio_list
+from gector_punct.config import model_folders
 from gector_punct.io import InputError, atomic_write, read_lines
 from gector_punct.predictor import DEFAULT_MODEL, SWITCHING_MODEL, Punctuator, split_sentences
 from gector_punct.runtime import mmap_large_buffers, trim_heap
@@ -55,8 +56,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--input_file", required=True, help="text to restore, one text per line ('-': stdin)")
     p.add_argument("--output_file", required=True, help="where to write ('-': stdout); written atomically")
     p.add_argument("--model_path", nargs="+", default=None,
-                   help="model folder(s); several = an ensemble averaging per-word probabilities (default: the shipped "
-                        "model for --tasks: models/switch_en when disf is asked, else models/default_en)")
+                   help="model folder(s); several = an ensemble averaging per-word probabilities, as an ensemble folder "
+                        "(models/best_en) stores one (default: the shipped model for --tasks: models/switch_en "
+                        "when disf is asked, else models/default_en)")
     p.add_argument("--vocab_path", default=None, help="vocabulary folder overriding the model's own")
     add_decoding_flags(p)
     p.add_argument("--batch_size", type=int, default=32, help="encoder windows per batch (default 32)")
@@ -122,7 +124,7 @@ def load_punctuator(args: argparse.Namespace) -> Punctuator:
         additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
         question_opening=args.question_opening, deletion_threshold=args.deletion_threshold,
         min_error_probability=args.min_error_probability)
-    for path, model in zip(args.model_path, punctuator.models):
+    for path, model in zip(model_folders(args.model_path), punctuator.models):
         if args.special_tokens_fix is not None and args.special_tokens_fix != model.config.special_tokens_fix:
             raise ValueError(f"--special_tokens_fix {args.special_tokens_fix}, but {path} was trained with "
                              f"special_tokens_fix {model.config.special_tokens_fix} (leave the flag out)")

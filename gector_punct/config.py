@@ -4,6 +4,8 @@
 model folder's ``config.json`` together with how the folder stores its weights (``STORAGE_KEYS``);
 ``read_config(folder) -> (ModelConfig, storage)``, ``write_config`` and ``store_decode_defaults`` are the
 only readers and writers of that file. A folder that cannot be read raises ``ModelFolderError``, naming it.
+An ensemble folder holds ``ensemble.json`` instead (``EnsembleConfig``: member model folders, relative to it,
+and the ensemble's own decoding defaults); ``model_folders(paths)`` expands ensemble folders into their members.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from .io import atomic_write
 from .tasks import TASKS
 
 FORMAT = "gector-punct/1"
+ENSEMBLE_FORMAT = "gector-punct-ensemble/1"
+ENSEMBLE_FILE = "ensemble.json"
 
 
 class ModelFolderError(ValueError):
@@ -135,6 +139,69 @@ def write_config(directory: str, config: ModelConfig, partial: bool, lowrank: in
 
 
 def store_decode_defaults(directory: str, decode: DecodeConfig) -> None:
-    """Make ``decode`` the decoding defaults of a model folder (its config.json, rewritten atomically)."""
+    """Make ``decode`` the decoding defaults of a model folder (its config.json, rewritten atomically), or of
+    an ensemble folder (its ensemble.json; the members keep their own)."""
+    if is_ensemble(directory):
+        write_ensemble(directory, replace(read_ensemble(directory), decode=decode))
+        return
     config, storage = read_config(directory)
     write_config(directory, replace(config, decode=decode), bool(storage.get("partial")), storage.get("lowrank"))
+
+
+@dataclass(frozen=True)
+class EnsembleConfig:
+    """An ensemble folder's ``ensemble.json``: ``members``, model folders as written there (relative to the
+    ensemble folder, e.g. ``../accurate_en``), whose per-word probabilities the predictor averages by label
+    name, and ``decode``, the decoding defaults tuned on the ensemble (a member's own are tuned on it alone).
+    Members are model folders, not ensembles: one level, so a folder cannot end up inside itself."""
+
+    members: tuple[str, ...]
+    decode: DecodeConfig = field(default_factory=DecodeConfig)
+
+
+def is_ensemble(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, ENSEMBLE_FILE))
+
+
+def read_ensemble(directory: str) -> EnsembleConfig:
+    """ensemble.json -> its members (as written) and decoding defaults; a bad file raises ModelFolderError."""
+    path = os.path.join(directory, ENSEMBLE_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ModelFolderError(f"{path}: cannot be read ({err})") from None
+    if not isinstance(raw, dict) or raw.get("format") != ENSEMBLE_FORMAT:
+        raise ModelFolderError(f"{path}: not a gector-punct ensemble file (format {ENSEMBLE_FORMAT!r} expected)")
+    members = raw.get("members")
+    if not isinstance(members, list) or not members or not all(isinstance(m, str) and m for m in members):
+        raise ModelFolderError(f"{path}: 'members' must be a non-empty list of model folders")
+    decode_names = {f.name for f in fields(DecodeConfig)}
+    unknown = set(raw) - decode_names - {"format", "members"}
+    if unknown:
+        raise ModelFolderError(f"{path}: unknown settings {sorted(unknown)}")
+    return EnsembleConfig(tuple(members), DecodeConfig(**{k: v for k, v in raw.items() if k in decode_names}))
+
+
+def write_ensemble(directory: str, ensemble: EnsembleConfig) -> None:
+    os.makedirs(directory, exist_ok=True)
+    values = dict(asdict(ensemble.decode), format=ENSEMBLE_FORMAT, members=list(ensemble.members))
+    with atomic_write(os.path.join(directory, ENSEMBLE_FILE)) as out:
+        json.dump(values, out, indent=2, sort_keys=True)
+
+
+def model_folders(paths: list[str]) -> list[str]:
+    """Model folders in order, each ensemble folder replaced by its members' paths; a member that is itself
+    an ensemble, or missing, raises ModelFolderError naming the ensemble file."""
+    out = []
+    for path in paths:
+        if not is_ensemble(path):
+            out.append(path)
+            continue
+        for member in read_ensemble(path).members:
+            folder = os.path.normpath(os.path.join(path, member))
+            if is_ensemble(folder) or not os.path.isdir(folder):
+                problem = "is itself an ensemble" if is_ensemble(folder) else "is not a folder"
+                raise ModelFolderError(f"{os.path.join(path, ENSEMBLE_FILE)}: member {member!r} ({folder}) {problem}")
+            out.append(folder)
+    return out

@@ -37,11 +37,11 @@ from .audio import AudioSpec, parse_spec
 from .audio_data import AudioLines
 from .bootstrapper import text_fractions
 from .case_forms import CaseForms
-from .config import DecodeConfig
+from .config import DecodeConfig, is_ensemble, model_folders, read_ensemble
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
 from .runtime import autocast, pick_device
-from .existing import MODES, QUOTE_PAIRS, constrain_line, prepare, prepare_spaced, strip_word
+from .existing import MODES, QUOTE_PAIRS, constrain_line, prepare, prepare_spaced, reading_form, strip_word
 from .tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
                    mark_context, punct_label, split_edges, written_forms)
 from .units import join_units, narrow_marks, split_units, starts_lower, unit_spacing
@@ -104,11 +104,16 @@ class Punctuator:
     @classmethod
     def load(cls, paths: str | list[str] = DEFAULT_MODEL, vocab_path: str | None = None, **options) -> Punctuator:
         """Model folder(s) (default: the shipped English model) -> a predictor; ``options`` as for the
-        constructor. Encoders load without transformers where they can (``bert``)."""
+        constructor. An ensemble folder (``config.EnsembleConfig``) stands for its members; when it comes
+        first, its decoding defaults are the predictor's. Encoders load without transformers where they
+        can (``bert``)."""
         paths = [paths] if isinstance(paths, str) else list(paths)
+        folders = model_folders(paths)
         light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers
-        options.setdefault("case_forms", CaseForms.load(paths[0]))
-        return cls([Seq2Labels.load(p, vocab_path, light=light) for p in paths], **options)
+        options.setdefault("case_forms", CaseForms.load(folders[0]))
+        if is_ensemble(paths[0]) and options.get("decode") is None:
+            options["decode"] = read_ensemble(paths[0]).decode
+        return cls([Seq2Labels.load(p, vocab_path, light=light) for p in folders], **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
         if isinstance(lines, str):
@@ -176,7 +181,8 @@ class Punctuator:
         # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
         for head, table, no_edit in zip(HEADS, out, (KEEP, KEEP, "CORRECT")):
             table[..., self.names[head.name].index(no_edit)] = 1.0
-        windows = encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
+        reading = [[reading_form(w) for w in words] for words in word_lines]
+        windows = encoder.encode_lines(reading, switch_states(self.tasks, model.config.switches))
         sound = fractions = None
         if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
             specs = [parse_spec(a) if isinstance(a, str) else a for a in (audio or [None] * len(word_lines))]

@@ -364,8 +364,12 @@ START_CONTEXT, NONE_CONTEXT, PAUSE_CONTEXT, END_CONTEXT = range(len(MARK_CONTEXT
 
 def mark_context(written_word: str) -> int:
     """The context a written word gives the next one: ``end`` after . ? ! (also inside ``."`` or ``?)``),
-    ``pause`` after any other trailing mark, ``none`` after a bare word."""
-    trail = split_edges(written_word)[2]
+    ``pause`` after any other trailing mark, ``none`` after a bare word. A dotted acronym's own last period
+    is part of the word, not a mark (``U.S.`` gives ``none``, ``U.S.,`` ``pause``): the training targets
+    write a sentence-final ``U.S.`` with that one period too, and most acronyms stand inside a sentence."""
+    _, core, trail = split_edges(written_word)
+    if trail.startswith(".") and ACRONYM_CORE.match(core):
+        trail = trail[1:]
     if not trail:
         return NONE_CONTEXT
     return END_CONTEXT if ends_sentence(trail) else PAUSE_CONTEXT

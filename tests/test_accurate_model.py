@@ -8,6 +8,7 @@ from importlib import metadata
 import pytest
 
 from conftest import ROOT, score_text
+from gector_punct.config import model_folders
 from gector_punct.mpnet import PARTS
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import make_source
@@ -36,3 +37,27 @@ def test_accurate_model_restores_unseen_text():
     result = score_text(targets, punctuator.predict([make_source(t) for t in targets]))
     assert result["punct"]["overall"]["f1"] > 55 and result["punct"]["PERIOD"]["f1"] > 60
     assert result["case"]["overall"]["f1"] > 67 and result["boundary"]["BOUNDARY"]["f1"] > 60
+
+
+ENSEMBLE = os.path.join(ROOT, "models", "ensemble_en")
+
+
+def test_shipped_ensemble_names_the_shipped_models():
+    assert model_folders([ENSEMBLE]) == [MODEL, os.path.join(ROOT, "models", "default_en")]
+
+
+@pytest.mark.skipif(not installed(), reason="pip install --no-deps -r requirements-accurate.txt")
+def test_shipped_ensemble_restores_better_than_either_model():
+    with open(os.path.join(ROOT, "examples", "test.tgt"), encoding="utf-8") as f:
+        targets = [line.strip() for line in f if line.strip()]
+    sources = [make_source(t) for t in targets]
+    ensemble = Punctuator.load(ENSEMBLE, device="cpu")
+    scores = {path: score_text(targets, Punctuator([model], device="cpu", decode=ensemble.decode_config,
+                                                   case_forms=ensemble.case_forms).predict(sources))
+              for path, model in zip(model_folders([ENSEMBLE]), ensemble.models)}
+    joint = score_text(targets, ensemble.predict(sources))
+    for alone in scores.values():
+        assert joint["punct"]["overall"]["f1"] > alone["punct"]["overall"]["f1"] + 1
+        assert joint["boundary"]["BOUNDARY"]["f1"] > alone["boundary"]["BOUNDARY"]["f1"]
+    # A typed acronym's own period is no sentence end (the MPNet member capitalised the next word).
+    assert ensemble.predict(["the u.s. economy grew 2.1% last year"]) == ["The U.S. economy grew 2.1% last year."]

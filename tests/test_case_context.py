@@ -24,6 +24,9 @@ def small_vocab() -> Vocabulary:
 def test_mark_context_reads_how_the_written_word_ends():
     assert [mark_context(w) for w in ("word", "word,", "word.", 'word."', "word?)", "word;", "(word")] == [
         NONE_CONTEXT, PAUSE_CONTEXT, END_CONTEXT, END_CONTEXT, END_CONTEXT, PAUSE_CONTEXT, NONE_CONTEXT]
+    # A dotted acronym's own last period is part of the word: "the U.S. economy" is one sentence.
+    assert [mark_context(w) for w in ("U.S.", "a.m.", "U.S.,", "U.S.?", '(U.S.)', "U.S")] == [
+        NONE_CONTEXT, NONE_CONTEXT, PAUSE_CONTEXT, END_CONTEXT, PAUSE_CONTEXT, NONE_CONTEXT]
 
 
 def test_a_sentence_end_the_tagger_adds_is_followed_by_a_capital():

@@ -54,6 +54,14 @@ def test_shipped_model_everyday_examples(shipped):
     assert out.startswith("I think") and out.endswith(".")
 
 
+def test_a_typed_dotted_acronym_is_not_a_sentence_end(shipped):
+    """The tagger reads ``u.s.`` as its training sources spell it (``us``), and the word after the acronym's
+    own period takes its case as inside a sentence (both wrote ``the U.S. Economy.`` before)."""
+    for line in ("the u.s. economy", "we visited the u.s. last year"):
+        (out,) = shipped.predict([line])
+        assert "U.S. economy" in out or "U.S. last" in out, out
+
+
 def test_shipped_folders_load_unchanged():
     """The folders as committed load with every setting they hold (audio_en's was written before ModelConfig
     existed)."""

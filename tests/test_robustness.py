@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
-from gector_punct.existing import caseless_line, constrain_line, prepare, word_kind
+from gector_punct.existing import caseless_line, constrain_line, prepare, reading_form, word_kind
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import Tag, make_source, split_edges
 from gector_punct.units import split_units
@@ -39,6 +39,13 @@ def test_prepare_keep_and_strip():
     assert prepare(["--", "...", "hello"], "strip") == ["hello"]
     with pytest.raises(ValueError, match="unknown --existing mode 'redo'"):
         prepare(["x"], "redo")
+
+
+def test_reading_form_spells_dotted_acronyms_as_the_training_sources_do():
+    words = ["u.s.", "(U.S.),", "e.g.", "a.m.?", "word.", "3.5", "U.S", "www.a.com", "i.", "..."]
+    assert [reading_form(w) for w in words] == ["us", "(US),", "eg", "am?", "word.", "3.5", "US", "www.a.com", "i.",
+                                                "..."]
+    assert all(reading_form(make_source(w)) == make_source(w) for w in words)
 
 
 def test_constrain_line_keeps_what_is_given():

@@ -49,21 +49,26 @@ def asr_lines(n_words: int, seed: int = 1) -> list[str]:
 
 
 def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int) -> float:
-    """The encoder alone over the windows predict.py makes of these lines (tokenised beforehand)."""
+    """The encoder alone over the windows predict.py makes of these lines (tokenised beforehand); for an
+    ensemble folder, the sum over its members' encoders."""
     import torch
 
+    from gector_punct.config import model_folders
     from gector_punct.encoding import WindowedBatcher
     from gector_punct.model import Seq2Labels
 
-    model = Seq2Labels.load(model_path, light=True)
-    windows = model.text_encoder(128).encode_lines([line.split() for line in lines])
-    batches = [batch for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
-    with torch.inference_mode():
-        model.encoder(input_ids=batches[0]["input_ids"], attention_mask=batches[0]["attention_mask"])  # warm-up
-        started = time.perf_counter()
-        for batch in batches:
-            model.encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])
-    return time.perf_counter() - started
+    total = 0.0
+    for folder in model_folders([model_path]):
+        model = Seq2Labels.load(folder, light=True)
+        windows = model.text_encoder(128).encode_lines([line.split() for line in lines])
+        batches = [batch for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
+        with torch.inference_mode():
+            model.encoder(input_ids=batches[0]["input_ids"], attention_mask=batches[0]["attention_mask"])  # warm-up
+            started = time.perf_counter()
+            for batch in batches:
+                model.encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])
+            total += time.perf_counter() - started
+    return total
 
 
 def cold_start(model_path: str, runs: int) -> None:
@@ -104,7 +109,7 @@ def throughput(model_path: str, sizes: list[int], batch_size: int) -> None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
+    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder or ensemble folder (default: shipped model)")
     p.add_argument("--words", type=int, nargs="+", default=[10_000, 100_000], help="file sizes in words (default 10000 100000)")
     p.add_argument("--runs", type=int, default=3, help="cold-start runs to take the median of (default 3)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")

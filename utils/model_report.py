@@ -11,6 +11,8 @@ Reports (all on preprocessed dev files, whose gold tags are the reference):
 * idempotence: the share of words whose tag is not $KEEP when the model runs on its own output;
 * consistency of case and punctuation on both dev outputs (``evaluation.consistency``): lower-case words
   after . ? !, capitalised common words after a comma or no mark, lines with an unbalanced quote;
+* with --edges, the cased dev file as one stream, and its lines with each line's first-word case and
+  last-word marks from the reference: what cutting lines anywhere costs case and boundaries;
 * with --truecase, the n-gram `truecase` package's case F1 on the same words (pip install truecase);
 * with --tune, a grid over additional_confidence x min_error_probability on those dev files (the case head
   biased like the punctuation head), then over case_confidence alone; the best values become the model
@@ -28,6 +30,7 @@ from gector_punct.io import atomic_write  # noqa: E402
 from gector_punct.metrics import format_report, labels_from_words, score  # noqa: E402
 from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
 from gector_punct.reader import DatasetReader, Instance  # noqa: E402
+from gector_punct.tags import Tag  # noqa: E402
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
@@ -107,6 +110,22 @@ def report(dev: DevSets, decode: DecodeConfig, truecase: bool) -> dict:
     return out
 
 
+def edge_scores(dev: DevSets, decode: DecodeConfig) -> dict:
+    """What cutting lines anywhere costs on the cased dev file: its lines with each line's first-word case
+    and last-word marks taken from the reference (the two decisions a line alone cannot settle), and the
+    whole file as one stream (windowed, as a transcript would arrive)."""
+    _, cased_tags = dev.tags(decode)
+    given = []
+    for instance, tags in zip(dev.cased, cased_tags):
+        tags = list(tags)
+        tags[0] = Tag(tags[0].punct, instance.tags[0].case)
+        tags[-1] = Tag(instance.tags[-1].punct, tags[-1].case)
+        given.append(tags)
+    stream = Instance([w for i in dev.cased for w in i.words], [t for i in dev.cased for t in i.tags])
+    stream_tags = dev.punctuator.decode([stream.words], dev.punctuator.probabilities([stream.words]), decode)
+    return {"cased_lines_edges_given": score_tags(dev.cased, given), "cased_stream": score_tags([stream], stream_tags)}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model_path", nargs="+", default=[DEFAULT_MODEL],
@@ -124,6 +143,9 @@ def main(argv=None) -> int:
     p.add_argument("--whole_lines", action="store_true",
                    help="also score each --extra_dev file with every line decoded as a whole utterance "
                         "(predict.py --whole_lines), as NAME+whole_lines")
+    p.add_argument("--edges", action="store_true",
+                   help="also score the cased dev file as one stream, and its lines with each line's first-word "
+                        "case and last-word marks from the reference (what cutting lines anywhere costs)")
     args = p.parse_args(argv)
 
     if any("=" not in item for item in args.extra_dev):
@@ -142,6 +164,8 @@ def main(argv=None) -> int:
         store_decode_defaults(args.model_path[0], decode)
         print(f"stored in {args.model_path[0]}: {decode}")
     results.update(report(dev, decode, args.truecase))
+    if args.edges:
+        results.update(edge_scores(dev, decode))
     extra = [item.split("=", 1) for item in args.extra_dev]
     extra_names = []
     for name, path in extra:
@@ -153,7 +177,8 @@ def main(argv=None) -> int:
             results[scored] = score_tags(instances, tags)
             results["consistency"][scored] = consistency(instances, tags)
             extra_names.append(scored)
-    for name in ["ted_lines", "ted_stream", "cased_lines", "truecase_baseline"] + extra_names:
+    for name in ["ted_lines", "ted_stream", "cased_lines", "cased_lines_edges_given", "cased_stream",
+                 "truecase_baseline"] + extra_names:
         if name in results:
             print(f"\n== {name}\n{format_report(results[name])}")
     print(f"\nidempotence: {results['idempotence_changed_words_pct']:.2f}% of words change on a second pass")

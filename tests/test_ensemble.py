@@ -1,0 +1,66 @@
+"""Ensemble folders (config.EnsembleConfig): an ensemble.json that names member model folders and holds the
+ensemble's own decoding defaults, usable wherever a model folder is (Punctuator.load, predict.py)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from gector_punct.config import (DecodeConfig, EnsembleConfig, ModelFolderError, model_folders, read_config,
+                                 read_ensemble, store_decode_defaults, write_ensemble)
+from gector_punct.predictor import Punctuator
+
+
+def make_ensemble(tmp_path, members, decode=DecodeConfig()):
+    folder = tmp_path / "ens"
+    write_ensemble(str(folder), EnsembleConfig(tuple(members), decode))
+    return str(folder)
+
+
+def test_ensemble_folder_is_its_members_with_its_own_decoding(trained_tiny, learnable_data, tmp_path):
+    lines = [s for s, _ in learnable_data["dev_pairs"]]
+    member = os.path.relpath(trained_tiny["dir"], tmp_path / "ens")
+    folder = make_ensemble(tmp_path, [member, member])
+    assert model_folders([folder]) == [os.path.normpath(trained_tiny["dir"])] * 2
+    single = Punctuator.load(trained_tiny["dir"], device="cpu")
+    ensemble = Punctuator.load(folder, device="cpu")
+    assert len(ensemble.models) == 2 and ensemble.predict(lines) == single.predict(lines) != lines
+    # Its decoding defaults are the ensemble file's, not the first member's; storing them leaves the member alone.
+    member_config = read_config(os.path.join(trained_tiny["dir"], "best"))[0]
+    store_decode_defaults(folder, DecodeConfig(min_error_probability=1.01))
+    assert read_ensemble(folder).decode.min_error_probability == 1.01
+    assert read_config(os.path.join(trained_tiny["dir"], "best"))[0] == member_config
+    assert Punctuator.load(folder, device="cpu").predict(lines) == lines
+    assert Punctuator.load(folder, device="cpu", decode=DecodeConfig()).predict(lines) == single.predict(lines)
+
+
+def test_bad_ensemble_files_are_named(trained_tiny, tmp_path):
+    missing = make_ensemble(tmp_path, ["../nowhere"])
+    with pytest.raises(ModelFolderError, match="ensemble.json: member '../nowhere'.*not a folder"):
+        Punctuator.load(missing, device="cpu")
+    nested = tmp_path / "outer"
+    write_ensemble(str(nested), EnsembleConfig(("../ens",)))
+    with pytest.raises(ModelFolderError, match="itself an ensemble"):
+        model_folders([str(nested)])
+    with open(os.path.join(missing, "ensemble.json"), "w") as f:
+        json.dump({"format": "gector-punct-ensemble/1", "members": [], "min_error_probability": 0.2}, f)
+    with pytest.raises(ModelFolderError, match="non-empty list"):
+        model_folders([missing])
+    with open(os.path.join(missing, "ensemble.json"), "w") as f:
+        json.dump({"format": "gector-punct-ensemble/1", "members": ["a"], "temperature": 2}, f)
+    with pytest.raises(ModelFolderError, match="unknown settings"):
+        read_ensemble(missing)
+
+
+def test_predict_cli_takes_an_ensemble_folder(trained_tiny, learnable_data, tmp_path):
+    member = os.path.relpath(trained_tiny["dir"], tmp_path / "ens")
+    folder = make_ensemble(tmp_path, [member, member])
+    lines = [s for s, _ in learnable_data["dev_pairs"]][:20]
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", folder,
+                          "--input_file", str(source), "--output_file", "-", "--device", "cpu"],
+                         capture_output=True, text=True, check=True, env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    assert out.stdout.splitlines() == Punctuator.load(trained_tiny["dir"], device="cpu").predict(lines)

@@ -1,0 +1,27 @@
+"""utils/model_report.py's --edges figures: what cutting lines anywhere costs, scored with the reference's
+first-word case and last-word marks given, and the cased dev file as one stream."""
+import os
+import sys
+
+from conftest import ROOT
+from gector_punct.config import DecodeConfig
+from gector_punct.metrics import IWSLT_CLASSES, labels_from_words
+from gector_punct.predictor import Punctuator
+
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+import model_report  # noqa: E402
+
+
+def test_edges_given_are_the_references_first_case_and_last_marks(trained_tiny, learnable_data):
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    dev = model_report.DevSets(punctuator, learnable_data["dev"], learnable_data["dev"])
+    nothing = DecodeConfig(min_error_probability=1.01)  # every line stays as it is: all tags $KEEP
+    result = model_report.edge_scores(dev, nothing)
+    given = result["cased_lines_edges_given"]["punct"]["overall"]
+    # The only marks are the reference's own on each line's last word: all right, and as many as there are.
+    last_marks = sum(labels_from_words([t.apply(w) for w, t in zip(i.words, i.tags)], False)[-1].punct
+                     in IWSLT_CLASSES for i in dev.cased)
+    assert last_marks > 0 and given["precision"] == 100
+    assert round(given["recall"] * given["support"] / 100) == last_marks < given["support"]
+    assert result["cased_stream"]["words"] == sum(len(i.words) for i in dev.cased)
+    assert result["cased_stream"]["punct"]["overall"]["f1"] == 0
