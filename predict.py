@@ -57,7 +57,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--output_file", required=True, help="where to write ('-': stdout); written atomically")
     p.add_argument("--model_path", nargs="+", default=None,
                    help="model folder(s); several = an ensemble averaging per-word probabilities, as an ensemble folder "
-                        "(models/best_en) stores one (default: the shipped model for --tasks: models/switch_en "
+                        "(models/ensemble_en) stores one (default: the shipped model for --tasks: models/switch_en "
                         "when disf is asked, else models/default_en)")
     p.add_argument("--vocab_path", default=None, help="vocabulary folder overriding the model's own")
     add_decoding_flags(p)
