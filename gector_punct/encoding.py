@@ -7,9 +7,10 @@
   ``Seq2Labels.text_encoder()``, so training and prediction window alike):
   ``encode_lines(list of word lists) -> list of Window``. Every word gets at least one subword (a word the
   tokenizer turns into nothing becomes ``[UNK]``) and at most ``pieces_per_token``; the tagger reads the
-  first subword of each word. The one exception: a run of single continuous-script characters (Chinese)
-  is tokenized whole, each subword read by the unit of its last character, and a character inside a
-  longer subword has none: it reads the next one's, and no window owns it (no mark inside a subword).
+  first subword of each word, spelled as ``reading_form`` gives it (a dotted acronym as one word). The one
+  exception: a run of single continuous-script characters (Chinese) is tokenized whole, each subword read
+  by the unit of its last character, and a character inside a longer subword has none: it reads the next
+  one's, and no window owns it (no mark inside a subword).
   A line longer than one window is cut into windows that overlap by ``window_overlap`` subwords, and each
   other word is *owned* by exactly one window: the one where it has the most context on both sides.
   Only owners' predictions (and losses) count, so nothing is seen twice.
@@ -28,8 +29,8 @@ from dataclasses import dataclass
 import torch
 
 from .runtime import quiet_transformers
-from .tags import START_CONTEXT
-from .units import is_continuous
+from .tags import ACRONYM_CORE, START_CONTEXT
+from .units import is_continuous, split_edges
 from .vocabulary import HEADS, IGNORE
 
 START_TOKEN = "$START"
@@ -150,6 +151,19 @@ def assign_owners(spans: list[tuple[int, int]], piece_counts: list[int]) -> list
     return owner
 
 
+def reading_form(word: str) -> str:
+    """The word as the encoder reads it: a dotted acronym spelled as one word, as ``tags.make_source`` writes
+    every training source (``u.s.`` -> ``us``, ``(U.S.),`` -> ``(US),``), so that its own periods do not read
+    as a sentence end before the next word; any other word as it is. Only what the encoder reads changes:
+    the word and its tags keep the dots."""
+    if "." not in word:
+        return word
+    lead, core, trail = split_edges(word)
+    if not ACRONYM_CORE.match(core):
+        return word
+    return lead + core.replace(".", "") + trail.removeprefix(".")
+
+
 class TextEncoder:
     def __init__(self, tokenizer, max_len: int, pieces_per_token: int, window_overlap: int | None = None,
                  n_switches: int = 0):
@@ -184,6 +198,7 @@ class TextEncoder:
         one string, as the encoder was pretrained to read it (``北京`` one piece, not two characters), and
         each piece goes to the unit of its last character. A unit inside a longer piece gets no piece
         (``[]``): it shares the next unit's, and no mark can land inside a subword (``windows_for``)."""
+        lines = [[reading_form(w) for w in words] for words in lines]
         present = [i for i, words in enumerate(lines) if words]
         result: list[list[list[int]]] = [[] for _ in lines]
         if not present:

@@ -14,14 +14,13 @@ In both modes some words are never changed inside or in case (``word_kind``): nu
 word with no letter or digit (an emoji, ``&``) takes no edit at all. Double quotes the model adds come in
 pairs within a line: one it opens without closing (or closes without opening) is dropped; quotes already
 in the input count for the pairing and are never dropped. ``prepare`` applies the mode to a line's words
-before tagging; ``constrain_line`` limits the predicted tags to what the words allow; the encoder reads each
-word's ``reading_form`` (a dotted acronym as the training sources spell it).
+before tagging; ``constrain_line`` limits the predicted tags to what the words allow.
 """
 from __future__ import annotations
 
 import re
 
-from .tags import ACRONYM_CORE, CAPITAL, DELETE, KEEP, Tag, punct_label, split_edges
+from .tags import CAPITAL, DELETE, KEEP, Tag, punct_label, split_edges
 from .units import split_units, unit_spacing
 
 MODES = ("keep", "strip")
@@ -79,17 +78,6 @@ def strip_word(word: str) -> str:
     if kind == "abbreviation":  # its own periods stay
         return _abbreviation_form(word)
     return split_edges(word)[1].lower()
-
-
-def reading_form(word: str) -> str:
-    """The word as the tagger learnt to read it: a dotted acronym spelled as one word, as ``tags.make_source``
-    writes every training source (``u.s.`` -> ``us``, ``(U.S.),`` -> ``(US),``), so that its own periods do
-    not read as a sentence end before the next word; any other word as it is. Only what the encoder reads
-    changes: the written word keeps its dots (``constrain``)."""
-    lead, core, trail = split_edges(word)
-    if not ACRONYM_CORE.match(core):
-        return word
-    return lead + core.replace(".", "") + trail.removeprefix(".")
 
 
 def prepare_spaced(line: str, mode: str) -> tuple[list[str], list[bool]]:

@@ -41,7 +41,7 @@ from .config import DecodeConfig, is_ensemble, model_folders, read_ensemble
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Seq2Labels
 from .runtime import autocast, pick_device
-from .existing import MODES, QUOTE_PAIRS, constrain_line, prepare, prepare_spaced, reading_form, strip_word
+from .existing import MODES, QUOTE_PAIRS, constrain_line, prepare, prepare_spaced, strip_word
 from .tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
                    mark_context, punct_label, split_edges, written_forms)
 from .units import join_units, narrow_marks, split_units, starts_lower, unit_spacing
@@ -181,8 +181,7 @@ class Punctuator:
         # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
         for head, table, no_edit in zip(HEADS, out, (KEEP, KEEP, "CORRECT")):
             table[..., self.names[head.name].index(no_edit)] = 1.0
-        reading = [[reading_form(w) for w in words] for words in word_lines]
-        windows = encoder.encode_lines(reading, switch_states(self.tasks, model.config.switches))
+        windows = encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
         sound = fractions = None
         if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
             specs = [parse_spec(a) if isinstance(a, str) else a for a in (audio or [None] * len(word_lines))]

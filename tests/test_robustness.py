@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
-from gector_punct.existing import caseless_line, constrain_line, prepare, reading_form, word_kind
+from gector_punct.encoding import reading_form
+from gector_punct.existing import caseless_line, constrain_line, prepare, word_kind
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import Tag, make_source, split_edges
 from gector_punct.units import split_units

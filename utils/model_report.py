@@ -92,13 +92,18 @@ def truecase_scores(instances: list[Instance]) -> dict:
     return score(ref, pred)
 
 
+def stream_scores(punctuator: Punctuator, instances: list[Instance], decode: DecodeConfig) -> dict:
+    """A dev file's lines joined into one stream of words (windowed, as a transcript would arrive), scored."""
+    stream = Instance([w for i in instances for w in i.words], [t for i in instances for t in i.tags])
+    tags = punctuator.decode([stream.words], punctuator.probabilities([stream.words]), decode)
+    return score_tags([stream], tags)
+
+
 def report(dev: DevSets, decode: DecodeConfig, truecase: bool) -> dict:
     """Every figure of the model card under ``decode``."""
     out: dict = {}
     out["ted_lines"], out["cased_lines"], cased_tags = dev.scores(decode)
-    stream = Instance([w for i in dev.ted for w in i.words], [t for i in dev.ted for t in i.tags])
-    stream_tags = dev.punctuator.decode([stream.words], dev.punctuator.probabilities([stream.words]), decode)
-    out["ted_stream"] = score_tags([stream], stream_tags)
+    out["ted_stream"] = stream_scores(dev.punctuator, dev.ted, decode)
     restored = [[t.apply(w) for w, t in zip(i.words, tags)] for i, tags in zip(dev.cased, cased_tags)]
     again = dev.punctuator.decode(restored, dev.punctuator.probabilities(restored), decode)
     changed = sum(t.is_edit for tags in again for t in tags)
@@ -114,16 +119,15 @@ def edge_scores(dev: DevSets, decode: DecodeConfig) -> dict:
     """What cutting lines anywhere costs on the cased dev file: its lines with each line's first-word case
     and last-word marks taken from the reference (the two decisions a line alone cannot settle), and the
     whole file as one stream (windowed, as a transcript would arrive)."""
-    _, cased_tags = dev.tags(decode)
+    cased_tags = dev.punctuator.decode([i.words for i in dev.cased], dev.cased_probs, decode)
     given = []
     for instance, tags in zip(dev.cased, cased_tags):
         tags = list(tags)
         tags[0] = Tag(tags[0].punct, instance.tags[0].case)
         tags[-1] = Tag(instance.tags[-1].punct, tags[-1].case)
         given.append(tags)
-    stream = Instance([w for i in dev.cased for w in i.words], [t for i in dev.cased for t in i.tags])
-    stream_tags = dev.punctuator.decode([stream.words], dev.punctuator.probabilities([stream.words]), decode)
-    return {"cased_lines_edges_given": score_tags(dev.cased, given), "cased_stream": score_tags([stream], stream_tags)}
+    return {"cased_lines_edges_given": score_tags(dev.cased, given),
+            "cased_stream": stream_scores(dev.punctuator, dev.cased, decode)}
 
 
 def main(argv=None) -> int:
