@@ -270,35 +270,50 @@ def tags_from_pair(source_words: list[str], target_line: str, cased: bool = True
     ``cased=False`` for a corpus without case: every case part becomes ``$CASE_UNKNOWN`` (masked in the loss).
     ``deletions=True`` (disfluency data): the target may leave source words out; they get ``$DELETE``. Of
     repeated words the later copy is kept (``the the car`` -> the first ``the`` goes: the reparandum comes
-    before its repair); a list of flags says which words are left out instead (gold annotation). Raises
+    before its repair), unless the marks the words carry only fit the earlier copy kept (``uh. uh`` ->
+    ``uh.``); a list of flags says which words are left out instead (gold annotation). Raises
     ``AlignmentError`` when the words differ by more than case and edge punctuation (and, with
     ``deletions``, left-out words)."""
     targets = _target_words(target_line)
-    if isinstance(deletions, list) or len(targets) != len(source_words):
-        if deletions is False or len(targets) > len(source_words):
-            raise AlignmentError(_mismatch(source_words, [t[1] for t in targets]))
-        deleted = deletions if isinstance(deletions, list) else _left_out(source_words, [t[1] for t in targets])
-        if len(deleted) != len(source_words) or len(source_words) - sum(deleted) != len(targets):
-            raise AlignmentError(f"{sum(deleted)} of {len(source_words)} words flagged deleted, but the target has "
-                                 f"{len(targets)} words")
-        kept = [i for i, gone in enumerate(deleted) if not gone]
-        effective = resolve_deletions(source_words, deleted)
-        tags = [Tag(DELETE, KEEP if cased else CASE_UNKNOWN)] * len(source_words)
-        for i, tag in zip(kept, _word_tags([effective[i] for i in kept], targets, cased)):
-            tags[i] = tag
-        return tags
-    return _word_tags(source_words, targets, cased)
+    if not isinstance(deletions, list) and len(targets) == len(source_words):
+        return _word_tags(source_words, targets, cased)
+    if deletions is False or len(targets) > len(source_words):
+        raise AlignmentError(_mismatch(source_words, [t[1] for t in targets]))
+    if isinstance(deletions, list):
+        return _tags_with_deletions(source_words, targets, deletions, cased)
+    cores = [t[1] for t in targets]
+    try:
+        return _tags_with_deletions(source_words, targets, _left_out(source_words, cores, latest=True), cased)
+    except AlignmentError:
+        return _tags_with_deletions(source_words, targets, _left_out(source_words, cores, latest=False), cased)
 
 
-def _left_out(source_words: list[str], target_cores: list[str]) -> list[bool]:
-    """Which source words the target leaves out: the target's words matched right to left, each to the
-    latest source word with the same letters (greedy matching finds a match whenever one exists)."""
-    deleted, j = [True] * len(source_words), len(target_cores) - 1
-    for i in range(len(source_words) - 1, -1, -1):
-        if j >= 0 and split_edges(source_words[i])[1].lower() == target_cores[j].lower():
-            deleted[i], j = False, j - 1
-    if j >= 0:
-        raise AlignmentError(f"target word {j + 1} ({target_cores[j]!r}) is not among the source words in order: "
+def _tags_with_deletions(source_words: list[str], targets: list[tuple[str, str, str]], deleted: list[bool],
+                         cased: bool) -> list[Tag]:
+    if len(deleted) != len(source_words) or len(source_words) - sum(deleted) != len(targets):
+        raise AlignmentError(f"{sum(deleted)} of {len(source_words)} words flagged deleted, but the target has "
+                             f"{len(targets)} words")
+    kept = [i for i, gone in enumerate(deleted) if not gone]
+    effective = resolve_deletions(source_words, deleted)
+    tags = [Tag(DELETE, KEEP if cased else CASE_UNKNOWN)] * len(source_words)
+    for i, tag in zip(kept, _word_tags([effective[i] for i in kept], targets, cased)):
+        tags[i] = tag
+    return tags
+
+
+def _left_out(source_words: list[str], target_cores: list[str], latest: bool) -> list[bool]:
+    """Which source words the target leaves out: the target's words matched greedily, each to the ``latest``
+    source word with the same letters (right to left), or else the earliest (left to right); greedy
+    matching finds a match whenever one exists."""
+    order = range(len(source_words) - 1, -1, -1) if latest else range(len(source_words))
+    wanted = list(reversed(range(len(target_cores)))) if latest else list(range(len(target_cores)))
+    deleted, j = [True] * len(source_words), 0
+    for i in order:
+        if j < len(wanted) and split_edges(source_words[i])[1].lower() == target_cores[wanted[j]].lower():
+            deleted[i], j = False, j + 1
+    if j < len(wanted):
+        k = wanted[j]
+        raise AlignmentError(f"target word {k + 1} ({target_cores[k]!r}) is not among the source words in order: "
                              f"source ...{' '.join(source_words[:8])}... vs target ...{' '.join(target_cores[:8])}...")
     return deleted
 

@@ -35,6 +35,11 @@ def test_reparandum_is_the_copy_that_goes():
     tags = tags_from_pair(source, "So we went to the store.", deletions=True)
     assert [t.deletes for t in tags] == [True, False, False, False, False, True, False, False]
     assert apply_tags(source, tags) == "So we went to the store."
+    # Unless only the earlier copy fits the marks: the later "uh" goes, or the "." would land on "a".
+    source = "a uh. uh a a".split()
+    target = apply_tags(source, [Tag(), Tag(), Tag(DELETE), Tag(), Tag()])
+    assert target == "a uh. a a"
+    assert [t.deletes for t in tags_from_pair(source, target, deletions=True)] == [False, False, True, False, False]
 
 
 def test_deleted_words_hand_on_capital_and_marks():
