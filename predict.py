@@ -7,51 +7,52 @@
         --audio_list examples/audio/talk.list --output_file -          # text with its audio (UniPunc models)
     python predict.py --tasks disf,punc --input_file call.txt --output_file -   # drop uh, um, restarts; punctuate
 """
+from __future__ import annotations
+
 import argparse
 import os
+import signal
 import sys
+from collections.abc import Iterator
 
+from gector_punct.argtypes import finite_float, nonnegative_float, nonnegative_int, positive_int, probability, task_set
 from gector_punct.audio import check_audio_list, read_audio_list
 from gector_punct.config import model_folders
-from gector_punct.io import InputError, atomic_write, read_lines
+from gector_punct.io import InputError, atomic_write, check_parent_folder, read_lines
 from gector_punct.predictor import DEFAULT_MODEL, SWITCHING_MODEL, Punctuator, split_sentences
 from gector_punct.runtime import mmap_large_buffers, trim_heap
 from gector_punct.streaming import StreamingPunctuator
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
-from gector_punct.tasks import DEFAULT_TASKS, parse_tasks
+from gector_punct.tasks import DEFAULT_TASKS
 from gector_punct.units import split_units
-
-
-def tasks_flag(text: str) -> frozenset:
-    try:
-        return parse_tasks(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def add_decoding_flags(p: argparse.ArgumentParser) -> None:
     """What the taggers are asked to do, and how boldly."""
-    p.add_argument("--tasks", type=tasks_flag, default=DEFAULT_TASKS,
+    p.add_argument("--tasks", type=task_set, default=DEFAULT_TASKS,
                    help="what to convert: punc (punctuation and case), disf (delete disfluencies: uh, um, repeated "
                         "and abandoned words), disf,punc (both at once) or none; a task that is off leaves its part "
                         "of the text alone. Without --model_path: the shipped model that can do them (default punc)")
-    p.add_argument("--min_error_probability", type=float, default=None,
+    p.add_argument("--min_error_probability", type=probability, default=None,
                    help="leave a line alone when no word's error probability reaches this, and skip any edit below it (default: the model's)")
-    p.add_argument("--additional_confidence", type=float, default=None,
+    p.add_argument("--additional_confidence", type=finite_float, default=None,
                    help="added to the $KEEP probability of the punctuation head: higher = fewer marks (default: the model's)")
-    p.add_argument("--question_opening", type=float, default=None,
+    p.add_argument("--question_opening", type=nonnegative_float, default=None,
                    help="open a question the tagger closes with ? with ¿ where that is at least this probable "
                         "(Spanish; default: the model's, 0.5; 1.1: never add one)")
-    p.add_argument("--deletion_threshold", type=float, default=None,
+    p.add_argument("--deletion_threshold", type=probability, default=None,
                    help="with disf: delete a word when its $DELETE probability exceeds this; higher = fewer, surer "
                         "deletions (default: the model's, 0.5)")
-    p.add_argument("--case_confidence", type=float, default=None,
+    p.add_argument("--case_confidence", type=finite_float, default=None,
                    help="added to the $KEEP probability of the case head: higher = fewer case changes, negative = "
                         "more (default: the model's)")
-    p.add_argument("--iteration_count", type=int, default=1, help="tagging passes over lines that changed (default 1)")
+    p.add_argument("--iteration_count", type=positive_int, default=1,
+                   help="tagging passes over lines that changed (default 1)")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def build_parser() -> argparse.ArgumentParser:
+    """Every flag, each value checked by its ``type`` (gector_punct.argtypes); ``parse_args`` then checks
+    how the flags combine."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input_file", required=True, help="text to restore, one text per line ('-': stdin)")
     p.add_argument("--output_file", required=True, help="where to write ('-': stdout); written atomically")
@@ -61,11 +62,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                         "when disf is asked, else models/default_en)")
     p.add_argument("--vocab_path", default=None, help="vocabulary folder overriding the model's own")
     add_decoding_flags(p)
-    p.add_argument("--batch_size", type=int, default=32, help="encoder windows per batch (default 32)")
-    p.add_argument("--max_len", type=int, default=None, help="subwords per window (default: the model's)")
-    p.add_argument("--special_tokens_fix", type=int, default=None,
+    p.add_argument("--batch_size", type=positive_int, default=32, help="encoder windows per batch (default 32)")
+    p.add_argument("--max_len", type=positive_int, default=None, help="subwords per window (default: the model's)")
+    p.add_argument("--special_tokens_fix", type=int, choices=(0, 1), default=None,
                    help="GECToR's flag: a model folder records its own setting; given, it must match every model's")
-    p.add_argument("--chunk_words", type=int, default=20000,
+    p.add_argument("--chunk_words", type=positive_int, default=20000,
                    help="words read, predicted and written at a time; bounds memory on any file size (default 20000)")
     p.add_argument("--low_memory", action="store_true",
                    help="keep peak memory flat on very large inputs (large buffers mmapped), at some cost in "
@@ -84,12 +85,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--stream", action="store_true",
                    help="live captions: each input line is a chunk of new words (an empty line ends an utterance); "
                         "each word is written, flushed, once --lookahead more words have come, never rewritten")
-    p.add_argument("--lookahead", type=int, default=8,
+    p.add_argument("--lookahead", type=nonnegative_int, default=8,
                    help="with --stream: words to wait for before a word is final (default 8)")
     p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
-    p.add_argument("--num_shards", type=int, default=1,
+    p.add_argument("--num_shards", type=positive_int, default=1,
                    help="split the input into this many contiguous parts, one per process (default 1)")
-    p.add_argument("--shard_id", type=int, default=0,
+    p.add_argument("--shard_id", type=nonnegative_int, default=0,
                    help="which part this process restores (0-based); outputs of shards 0..K-1 concatenate in input order")
     p.add_argument("--audio_list", default=None,
                    help="audio of each input line for an audio model (line i: wav path, path:offset:frames, or empty: none; "
@@ -97,9 +98,18 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--skip_bad", action="store_true",
                    help="restore a line whose audio is missing, unreadable or empty from its words alone instead of stopping")
     p.add_argument("--audio_cache", default=None, help="folder to cache acoustic features in (default: none)")
+    return p
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = build_parser()
     args = p.parse_args(argv)
     if args.model_path is None:
         args.model_path = [SWITCHING_MODEL if "disf" in args.tasks else DEFAULT_MODEL]
+    try:
+        check_parent_folder(args.output_file)  # before the model loads: a typo in the path fails at once
+    except FileNotFoundError as err:
+        p.error(str(err))
     if not 0 <= args.shard_id < args.num_shards:
         p.error("--shard_id must be in 0 .. --num_shards-1")
     if args.num_shards > 1 and args.input_file == "-":
@@ -136,7 +146,8 @@ def read_audio(args: argparse.Namespace, punctuator: Punctuator) -> list | None:
     if not args.audio_list:
         return None
     if not any(m.acoustic is not None for m in punctuator.models):
-        print("warning: --audio_list given but the model has no acoustic part: the audio is not used", file=sys.stderr)
+        raise InputError(f"--audio_list {args.audio_list}: the model {' '.join(args.model_path)} has no acoustic part "
+                         "and cannot use audio (leave the flag out, or give an audio model such as models/audio_en)")
     audio = read_audio_list(args.audio_list)
     check_audio_list(audio, args.audio_list, args.skip_bad)
     return audio
@@ -151,7 +162,7 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
         first = args.shard_id * total // args.num_shards + 1
         last = (args.shard_id + 1) * total // args.num_shards
     lines_in = lines_out = 0
-    with atomic_write(args.output_file) as out:
+    with atomic_write(args.output_file, create_parents=False) as out:
         chunk, sounds, number, words = [], [], 0, 0
         for number, line in read_lines(args.input_file):
             if not first <= number <= last:
@@ -173,40 +184,97 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
     return lines_in, lines_out
 
 
+class InterruptGuard:
+    """Ctrl-C (SIGINT) while a stream runs, as a context manager: while the program waits for input
+    (``lines``) it raises KeyboardInterrupt there and then; at any other time it only sets ``pressed``, so
+    that the words in hand are written (and an output file committed) before the program stops. A Ctrl-C
+    that comes with the end of the input (a pipeline's writer killed too) is caught either way."""
+
+    def __init__(self):
+        self.waiting = self.pressed = False
+
+    def __enter__(self) -> InterruptGuard:
+        self.previous = signal.signal(signal.SIGINT, self._on_interrupt)
+        return self
+
+    def __exit__(self, *_) -> None:
+        signal.signal(signal.SIGINT, self.previous)
+
+    def _on_interrupt(self, *_) -> None:
+        self.pressed = True
+        if self.waiting:
+            raise KeyboardInterrupt
+
+    def lines(self, path: str) -> Iterator[tuple[int, str]]:
+        """``read_lines(path)``, interruptible while it waits for the next line."""
+        lines = read_lines(path)
+        while True:
+            self.waiting = True
+            try:
+                item = next(lines, None)
+            finally:
+                self.waiting = False
+            if item is None:
+                return
+            yield item
+
+
 def stream(args: argparse.Namespace, punctuator: Punctuator) -> tuple[int, int]:
-    """Words out as they become final: one output line per utterance; returns (input lines, utterances)."""
+    """Words out as they become final: one output line per utterance; returns (input lines, utterances).
+    Ctrl-C ends the input as its end would (the pending words are written, final; an output file is
+    complete), and is then raised again as KeyboardInterrupt."""
     streamer = StreamingPunctuator(punctuator, args.lookahead)
     lines_in = utterances = 0
-    with atomic_write(args.output_file) as out:
+    with InterruptGuard() as guard, atomic_write(args.output_file, create_parents=False) as out:
         started = False  # whether the current output line has a word yet
-        for _, line in read_lines(args.input_file):
-            lines_in += 1
-            words = line.split()
-            final = streamer.push(words) if words else streamer.end()
-            if final:
-                out.write((" " if started else "") + " ".join(final))
-                started = True
-            if not words:
-                out.write("\n")
-                started, utterances = False, utterances + 1
-            out.flush()
+        try:
+            for _, line in guard.lines(args.input_file):
+                lines_in += 1
+                words = line.split()
+                final = streamer.push(words) if words else streamer.end()
+                if final:
+                    out.write((" " if started else "") + " ".join(final))
+                    started = True
+                if not words:
+                    out.write("\n")
+                    started, utterances = False, utterances + 1
+                out.flush()
+                if guard.pressed:
+                    break
+        except KeyboardInterrupt:  # raised only while waiting for a line: nothing is in hand
+            pass
         final = streamer.end()
         if final or started:
             out.write((" " if started else "") + " ".join(final) + "\n")
             utterances += 1
+    if guard.pressed:
+        raise KeyboardInterrupt
     return lines_in, utterances
 
 
 def restore_subtitle_file(args: argparse.Namespace, punctuator: Punctuator) -> int:
     """The whole file read, restored across cues and written in its own format; returns its cue count."""
     subtitles = restore_subtitles(punctuator, read_subtitles(args.input_file, args.format))
-    with atomic_write(args.output_file) as out:
+    with atomic_write(args.output_file, create_parents=False) as out:
         out.write(format_subtitles(subtitles))
     return sum(block.is_cue for block in subtitles.blocks)
 
 
 def main(argv=None) -> int:
+    """Run the command line; the exit status: 0 done, 1 the reader of stdout left, 2 bad input or model,
+    130 interrupted (Ctrl-C: an output file is left as it was, except in --stream mode, where what came in
+    is restored and written)."""
     args = parse_args(argv)
+    try:
+        return restore_files(args)
+    except KeyboardInterrupt:
+        print("interrupted: " + ("the words that came are written" if args.stream else
+                                 "an output file is written only when the run completes"), file=sys.stderr)
+        return 130
+
+
+def restore_files(args: argparse.Namespace) -> int:
+    """Load the model and restore the input as ``args`` say; returns the exit status (``main``'s)."""
     if args.low_memory:
         mmap_large_buffers()
     try:

@@ -8,8 +8,10 @@ is not UTF-8 raises ``InputError`` naming the file and line.
 block succeeds, so a crash or a kill leaves the previous file (or none), never a partial one. What holds:
 a new file gets the mode the umask gives (0644 under the usual 022), a replaced file keeps its own mode; a
 symbolic link is written through (its target is replaced, the link stays); ``-``, a pipe or a character
-device (``/dev/stdout``, ``>(cmd)``) cannot be replaced and is streamed to directly. ``temporary_dir`` and
-``replace_dir`` do the same for a folder (a model checkpoint).
+device (``/dev/stdout``, ``>(cmd)``) cannot be replaced and is streamed to directly. A missing folder
+for ``path`` is created, or, with ``create_parents=False`` (a file the user named), a ``FileNotFoundError``
+naming that folder (``check_parent_folder``). ``temporary_dir`` and ``replace_dir`` do the same for a folder
+(a model checkpoint).
 """
 from __future__ import annotations
 
@@ -71,10 +73,22 @@ def _is_stream(path: str) -> bool:
     return False
 
 
+def check_parent_folder(path: str) -> None:
+    """Raise ``FileNotFoundError`` naming the folder when the folder that would hold ``path`` (that of a
+    link's target) is missing or not a folder; ``-`` and streams have none to check."""
+    if path == "-" or _is_stream(path):
+        return
+    directory = os.path.dirname(os.path.realpath(path))
+    if not os.path.isdir(directory):
+        problem = "is not a folder" if os.path.exists(directory) else "does not exist"
+        raise FileNotFoundError(f"cannot write {path}: the folder {directory} {problem}")
+
+
 @contextlib.contextmanager
-def atomic_write(path: str, mode: str = "w"):
+def atomic_write(path: str, mode: str = "w", create_parents: bool = True):
     """Open a temporary file beside ``path`` (beside a link's target); on success it replaces the file in
-    one rename. ``-`` and streams are written to directly."""
+    one rename. ``-`` and streams are written to directly. A missing folder is created, unless
+    ``create_parents`` is False: then ``check_parent_folder`` raises."""
     kwargs = {"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {}
     if path == "-":
         yield sys.stdout.buffer if "b" in mode else sys.stdout
@@ -86,7 +100,10 @@ def atomic_write(path: str, mode: str = "w"):
         return
     path = os.path.realpath(path)  # through symbolic links: the target is what gets replaced
     directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
+    if create_parents:
+        os.makedirs(directory, exist_ok=True)
+    else:
+        check_parent_folder(path)
     file_mode = new_file_mode(path)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:

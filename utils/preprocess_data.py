@@ -20,11 +20,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gector_punct.argtypes import task_set  # noqa: E402
 from gector_punct.audio import check_audio_list, read_audio_list  # noqa: E402
 from gector_punct.io import InputError, atomic_write  # noqa: E402
 from gector_punct.preprocess import preprocess_files  # noqa: E402
 from gector_punct.tags import parse_tagged  # noqa: E402
-from gector_punct.tasks import DEFAULT_TASKS, format_tasks, parse_tasks  # noqa: E402
+from gector_punct.tasks import DEFAULT_TASKS, format_tasks  # noqa: E402
 from gector_punct.vocabulary import Vocabulary  # noqa: E402
 
 
@@ -39,7 +40,7 @@ def main(argv=None) -> int:
     p.add_argument("--vocab_dir", default=None, help="also write the label vocabulary of this data (AllenNLP format)")
     p.add_argument("-a", "--audio_list", default=None,
                    help="audio of each source line (line i: wav path, path:offset:frames, or empty for none); writes OUTPUT.audio")
-    p.add_argument("--tasks", default="punc",
+    p.add_argument("--tasks", type=task_set, default="punc",
                    help="what the pairs teach (seed 001's switching tokens): punc (marks and case), disf (the target "
                         "leaves disfluent words out; marks and case unchanged), disf,punc or none (target = source). "
                         "Written to OUTPUT.tasks, which train.py reads (default punc)")
@@ -48,10 +49,7 @@ def main(argv=None) -> int:
                         "keeps them (disf off): they teach nothing, the words around them "
                         "their punctuation (a punctuation set over disfluent speech)")
     args = p.parse_args(argv)
-    try:
-        tasks = parse_tasks(args.tasks)
-    except ValueError as err:
-        p.error(str(err))
+    tasks = args.tasks
     try:
         lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True,
                                         tasks=tasks, kept_disfluencies=args.kept_disfluencies)

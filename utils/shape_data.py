@@ -11,7 +11,7 @@ import argparse
 import random
 import sys
 
-from gector_punct.argtypes import probability
+from gector_punct.argtypes import nonnegative_int, probability
 from gector_punct.corpora.shaping import shape_pair
 from gector_punct.io import InputError, atomic_write, read_lines
 
@@ -28,7 +28,7 @@ def main(argv=None) -> int:
                         "(default 0.5; the rest are fully unpunctuated)")
     p.add_argument("--share", type=probability, default=None,
                    help="keep exactly this share of marks and case in every source line instead (dev sets)")
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--seed", type=nonnegative_int, default=1, help="random seed (default 1)")
     args = p.parse_args(argv)
     rng = random.Random(args.seed)
     try:
