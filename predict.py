@@ -14,7 +14,7 @@ import sys
 from gector_punct.audio import check_audio_list, read_audio_list
 from gector_punct.config import model_folders
 from gector_punct.io import InputError, atomic_write, read_lines
-from gector_punct.predictor import DEFAULT_MODEL, SWITCHING_MODEL, Punctuator, split_sentences
+from gector_punct.predictor import Punctuator, shipped_model, split_sentences
 from gector_punct.runtime import mmap_large_buffers, trim_heap
 from gector_punct.streaming import StreamingPunctuator
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
@@ -99,7 +99,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--audio_cache", default=None, help="folder to cache acoustic features in (default: none)")
     args = p.parse_args(argv)
     if args.model_path is None:
-        args.model_path = [SWITCHING_MODEL if "disf" in args.tasks else DEFAULT_MODEL]
+        args.model_path = [shipped_model(args.tasks)]
     if not 0 <= args.shard_id < args.num_shards:
         p.error("--shard_id must be in 0 .. --num_shards-1")
     if args.num_shards > 1 and args.input_file == "-":
