@@ -19,7 +19,7 @@ from gector_punct.argtypes import finite_float, nonnegative_float, nonnegative_i
 from gector_punct.audio import check_audio_list, read_audio_list
 from gector_punct.config import model_folders
 from gector_punct.io import InputError, atomic_write, check_parent_folder, read_lines
-from gector_punct.predictor import DEFAULT_MODEL, SWITCHING_MODEL, Punctuator, split_sentences
+from gector_punct.predictor import Punctuator, shipped_model, split_sentences
 from gector_punct.runtime import mmap_large_buffers, trim_heap
 from gector_punct.streaming import StreamingPunctuator
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
@@ -105,7 +105,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p = build_parser()
     args = p.parse_args(argv)
     if args.model_path is None:
-        args.model_path = [SWITCHING_MODEL if "disf" in args.tasks else DEFAULT_MODEL]
+        args.model_path = [shipped_model(args.tasks)]
     try:
         check_parent_folder(args.output_file)  # before the model loads: a typo in the path fails at once
     except FileNotFoundError as err:

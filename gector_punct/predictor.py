@@ -53,10 +53,17 @@ PAUSE_MARKS = set(",;:")
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 DEFAULT_MODEL = os.path.join(MODELS, "default_en")
 SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
+MULTILINGUAL_MODEL = os.path.join(MODELS, "multilingual")  # zh, fr, de, es, it and en
 # Per head in HEADS order: (all words of all lines) x labels; the case head's x contexts x labels (one
 # distribution per mark context of the word before, ``tags.MARK_CONTEXTS``; the same for each context when
 # the model has no ``case_context``).
 Probabilities = tuple[torch.Tensor, ...]
+
+
+def shipped_model(tasks: frozenset[str]) -> str:
+    """The shipped model folder that can do ``tasks`` (what ``predict.py`` runs without --model_path):
+    the switching model when ``disf`` is asked, else the default English model."""
+    return SWITCHING_MODEL if "disf" in tasks else DEFAULT_MODEL
 
 
 class Punctuator:
