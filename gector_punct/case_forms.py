@@ -17,6 +17,11 @@ written that way (share >= 50: ``IBM``; its first letter upper-case, ``IPhone``:
 with a capital), else it is just capitalised (``Okay``). A word written with a capital at least 99% of
 the time (``I``, ``IBM``) takes its form even where the tags leave it lower-case. A word the lexicon does
 not know keeps the tagger's decision; a dotted acronym (``$ACRONYM``) is left alone.
+
+Every lexicon also holds the package's ``lexicon/written_forms.txt`` (brands with inner capitals and
+initialisms said as letters: ``iPhone``, ``YouTube``, ``PDF``), always applied and taking precedence over a
+model's counts, so that such a word is written the same way in every line and by every model. A form that
+begins lower-case (``iPhone``, ``eBay``) keeps it at a sentence start too.
 """
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from .tags import KEEP, LOWER, Tag, capitalize, case_tag, ends_sentence, split_e
 FILE_NAME = "case_forms.tsv.gz"  # gzipped: shipped model folders stay under 10 MiB
 NAME_SHARE = 50  # at or above: the form is the word's own (a name), also at a sentence start
 ALWAYS_SHARE = 99  # at or above: written so even where the tagger leaves it lower-case (I, I'm, York)
+WRITTEN_FORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon", "written_forms.txt")
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,7 @@ class CaseForms:
             always = known is not None and known.share >= ALWAYS_SHARE and tag.case in (KEEP, LOWER)
             if known is not None and not tag.acronym and (written != written.lower() or always):
                 form = known.form if not at_start or known.share >= NAME_SHARE else capitalize(core)
-                form = form if not at_start else form[:1].upper() + form[1:]  # iPhone opening a sentence: IPhone
+                form = form if not at_start or _brand_case(form) else form[:1].upper() + form[1:]
                 out[k] = Tag(tag.punct, case_tag(core, form))
             at_start = ends_sentence(trail)
         return out
@@ -91,10 +97,15 @@ class CaseForms:
             f.write(gzip.compress("".join(rows).encode("utf-8"), mtime=0))
 
     @classmethod
-    def load(cls, folder: str) -> CaseForms | None:
+    def load(cls, folder: str) -> CaseForms:
+        """The folder's ``case_forms.tsv.gz`` (none: an empty lexicon) with the written forms on top."""
         path = os.path.join(folder, FILE_NAME)
-        if not os.path.exists(path):
-            return None
+        forms = cls._read(path) if os.path.exists(path) else {}
+        forms.update(written_forms())
+        return cls(forms)
+
+    @staticmethod
+    def _read(path: str) -> dict[str, CaseForm]:
         forms = {}
         with gzip.open(path, "rt", encoding="utf-8") as f:
             for n, row in enumerate(f, 1):
@@ -102,7 +113,22 @@ class CaseForms:
                 if len(parts) != 2 or not parts[1].isdigit() or not _is_word(parts[0]):
                     raise ValueError(f"{path}:{n}: expected 'Form<TAB>share (0-100)', got {row.rstrip()!r}")
                 forms[parts[0].lower()] = CaseForm(parts[0], int(parts[1]))
-        return cls(forms)
+        return forms
+
+
+def written_forms(path: str = WRITTEN_FORMS) -> dict[str, CaseForm]:
+    """The package's always-applied forms (module docstring): lower-case word -> its form at share 100."""
+    with open(path, encoding="utf-8") as f:
+        rows = [row.strip() for row in f if row.strip() and not row.startswith("#")]
+    for row in rows:
+        if not _is_word(row) or row == row.lower():
+            raise ValueError(f"{path}: {row!r} is not a written form (one word with a capital)")
+    return {row.lower(): CaseForm(row, 100) for row in rows}
+
+
+def _brand_case(form: str) -> bool:
+    """A form that starts lower-case on purpose (iPhone, eBay): it does so at a sentence start too."""
+    return form[:1].islower()
 
 
 def _is_word(core: str) -> bool:

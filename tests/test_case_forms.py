@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from gector_punct.case_forms import FILE_NAME, CaseForm, CaseForms
+from gector_punct.case_forms import FILE_NAME, CaseForm, CaseForms, written_forms
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import CAPITAL, KEEP, UPPER, Tag, apply_tags, punct_label
 
@@ -45,11 +45,12 @@ def test_names_take_their_form_and_common_words_a_capital():
     upper = Tag(KEEP, UPPER)
     tags = [upper, Tag(), Tag(), Tag(KEEP, CAPITAL), Tag(), Tag(KEEP, UPPER), Tag(), Tag()]
     assert restore(words, tags) == "Okay so the iPhone from IBM is new"
-    # A sentence start writes a name's own form, first letter raised; an unknown word keeps the tagger's choice.
+    # A sentence start writes a name's own form (one that begins lower-case keeps it: iPhone); an unknown word
+    # keeps the tagger's choice.
     end = Tag(punct_label("", "."), KEEP)
     words = "it works us too iphone sales zorg rose".split()
     tags = [Tag(), end, upper, end, upper, Tag(), upper, Tag()]
-    assert restore(words, tags) == "it works. Us too. IPhone sales ZORG rose"
+    assert restore(words, tags) == "it works. Us too. iPhone sales ZORG rose"
     assert restore(["of", "us"], [Tag(), Tag(KEEP, CAPITAL)]) == "of US"  # mostly lower, but not here
 
 
@@ -65,8 +66,8 @@ def test_lower_case_decisions_acronyms_and_cased_input_stay():
 
 def test_save_load_round_trip_and_bad_file(tmp_path):
     forms().save(str(tmp_path))
-    assert CaseForms.load(str(tmp_path)).forms == forms().forms
-    assert CaseForms.load(str(tmp_path / "absent")) is None
+    assert CaseForms.load(str(tmp_path)).forms == {**forms().forms, **written_forms()}
+    assert CaseForms.load(str(tmp_path / "absent")).forms == written_forms()
     (tmp_path / FILE_NAME).write_bytes(gzip.compress("iPhone\t88\nIBM 100\n".encode("utf-8")))
     with pytest.raises(ValueError, match=rf"{FILE_NAME}:2:"):
         CaseForms.load(str(tmp_path))
@@ -75,13 +76,25 @@ def test_save_load_round_trip_and_bad_file(tmp_path):
 def test_predictor_reads_the_model_folders_forms(trained_tiny, tmp_path):
     folder = str(tmp_path / "model")
     shutil.copytree(os.path.join(trained_tiny["dir"], "best"), folder)
-    assert Punctuator.load(folder, device="cpu").case_forms is None
+    assert Punctuator.load(folder, device="cpu").case_forms.forms == written_forms()
     (tmp_path / "text.tgt").write_text("\n".join(TEXT) + "\n", encoding="utf-8")
     cmd = [sys.executable, os.path.join(ROOT, "utils", "build_case_forms.py"), "--text", str(tmp_path / "text.tgt"),
            "--model_path", folder, "--min_count", "1"]
     subprocess.run(cmd, check=True, capture_output=True)
-    assert Punctuator.load(folder, device="cpu").case_forms.forms == forms().forms
+    assert Punctuator.load(folder, device="cpu").case_forms.forms == {**forms().forms, **written_forms()}
     (tmp_path / "lower.tgt").write_text("all lower case here\n" * 5, encoding="utf-8")
     cmd[3] = str(tmp_path / "lower.tgt")
     run = subprocess.run(cmd, capture_output=True, text=True)
     assert run.returncode != 0 and "lower.tgt" in run.stderr and "no case" in run.stderr
+
+
+def test_written_forms_hold_in_every_line_and_over_a_models_counts():
+    """Brands and initialisms are written one way whatever the tagger says (issue 32): youtube, pdf, macbook."""
+    lexicon = CaseForms({**CaseForms.count(["We bought a new Macbook, okay?"] * 3, min_count=1).forms,
+                         **written_forms()})
+    words = "we need the pdf on youtube and my macbook".split()
+    assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == "we need the PDF on YouTube and my MacBook"
+    end = Tag(punct_label("", "."), KEEP)
+    words = "ok youtube is down".split()
+    assert apply_tags(words, lexicon.apply(words, [end, Tag(KEEP, CAPITAL), Tag(), Tag()])) == "ok. YouTube is down"
+    assert all(form.form != form.form.lower() and form.share == 100 for form in written_forms().values())
