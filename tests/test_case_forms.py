@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 from gector_punct.case_forms import FILE_NAME, CaseForm, CaseForms
 from gector_punct.predictor import Punctuator
-from gector_punct.tags import CAPITAL, KEEP, UPPER, Tag, apply_tags, punct_label
+from gector_punct.tags import CAPITAL, UPPER, Tag, apply_tags
 
 TEXT = ["She bought an iPhone and a new iPad from IBM, okay?",
         "Okay, we met at IBM and she said okay to the iPhone.",
@@ -42,21 +42,21 @@ def restore(words, tags):
 
 def test_names_take_their_form_and_common_words_a_capital():
     words = "okay so the iphone from ibm is new".split()
-    upper = Tag(KEEP, UPPER)
-    tags = [upper, Tag(), Tag(), Tag(KEEP, CAPITAL), Tag(), Tag(KEEP, UPPER), Tag(), Tag()]
+    upper = Tag(case=UPPER)
+    tags = [upper, Tag(), Tag(), Tag(case=CAPITAL), Tag(), Tag(case=UPPER), Tag(), Tag()]
     assert restore(words, tags) == "Okay so the iPhone from IBM is new"
     # A sentence start writes a name's own form, first letter raised; an unknown word keeps the tagger's choice.
-    end = Tag(punct_label("", "."), KEEP)
+    end = Tag(append=".")
     words = "it works us too iphone sales zorg rose".split()
     tags = [Tag(), end, upper, end, upper, Tag(), upper, Tag()]
     assert restore(words, tags) == "it works. Us too. IPhone sales ZORG rose"
-    assert restore(["of", "us"], [Tag(), Tag(KEEP, CAPITAL)]) == "of US"  # mostly lower, but not here
+    assert restore(["of", "us"], [Tag(), Tag(case=CAPITAL)]) == "of US"  # mostly lower, but not here
 
 
 def test_lower_case_decisions_acronyms_and_cased_input_stay():
     words = "the new ibm usa IBM".split()
-    acronym = Tag(punct_label("", "", acronym=True), UPPER)
-    tags = [Tag(), Tag(), acronym, Tag(), Tag(KEEP, CAPITAL)]
+    acronym = Tag(acronym=True, case=UPPER)
+    tags = [Tag(), Tag(), acronym, Tag(), Tag(case=CAPITAL)]
     assert forms().apply(words, tags)[:4] == tags[:4]  # "new" is lower-case two times in three
     assert forms().apply(words, tags)[4] == tags[4]  # "IBM" is not an all-lower-case key
     # A word written with capitals every time (share >= 99) takes its form even where the tagger says lower.
