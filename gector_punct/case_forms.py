@@ -28,7 +28,7 @@ from __future__ import annotations
 import gzip
 import os
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .io import atomic_write
 from .tags import KEEP, LOWER, Tag, capitalize, case_tag, ends_sentence, split_edges, split_units
@@ -87,7 +87,7 @@ class CaseForms:
             if known is not None and not tag.acronym and (written != written.lower() or always):
                 form = known.form if not at_start or known.share >= NAME_SHARE else capitalize(core)
                 form = form if not at_start or _brand_case(form) else form[:1].upper() + form[1:]
-                out[k] = Tag(tag.punct, case_tag(core, form))
+                out[k] = replace(tag, case=case_tag(core, form))
             at_start = ends_sentence(trail)
         return out
 

@@ -15,7 +15,7 @@ Oracle modes (analysis: where a system's punctuation is lost), with ``gold`` del
 * ``gold>punc``   the gold deletions, then ``first`` punctuates what is left
 * ``joint@gold``  ``first`` with ``disf,punc`` in one pass, its deletions replaced by the gold ones
 * ``punc@gold``   ``first`` with ``punc`` over the disfluent words, then the gold deletions (a deleted word's
-  marks move as ``tags.resolve_deletions`` says, as in the joint mode)
+  marks move as ``alignment.resolve_deletions`` says, as in the joint mode)
 
 ``text_scores(hypotheses, references)``: corpus BLEU (sacrebleu) and GLEU (nltk's corpus_gleu, the
 sentence-level BLEU variant of Wu et al. 2016) of output lines against target lines, in percent.

@@ -19,8 +19,9 @@ before tagging; ``constrain_line`` limits the predicted tags to what the words a
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from .tags import CAPITAL, DELETE, KEEP, Tag, punct_label, split_edges
+from .tags import CAPITAL, KEEP, Tag, split_edges
 from .units import split_units, unit_spacing
 
 MODES = ("keep", "strip")
@@ -106,7 +107,7 @@ def constrain(word: str, tag: Tag) -> Tag:
     """The predicted tag, limited to what ``word`` allows: no marks on a side that has some, no case change
     to a word that has capitals or to a URL, address or number, at most a capital for a listed
     abbreviation, nothing at all for a word of symbols."""
-    if tag.punct == DELETE or (tag.punct == KEEP and tag.case == KEEP):
+    if tag.deletes or tag == Tag():
         return tag  # nothing to limit (most words)
     kind = word_kind(word)
     if kind == "symbols":
@@ -119,15 +120,13 @@ def constrain(word: str, tag: Tag) -> Tag:
     elif kind == "abbreviation" and _abbreviation_form(word) in LOWER_ABBREVIATIONS and case != CAPITAL:
         case = KEEP
     acronym = tag.acronym and not trail and core.isalpha()  # an acronym already dotted stays as it is
-    if (prepend, append, case, acronym) == (tag.prepend, tag.append, tag.case, tag.acronym):
-        return tag
-    return Tag(punct_label(prepend, append, acronym), case)
+    return replace(tag, prepend=prepend, append=append, acronym=acronym, case=case)
 
 
 def constrain_line(words: list[str], tags: list[Tag]) -> list[Tag]:
     """``constrain`` for every word, then the line's added double quotes paired."""
     tags = [constrain(w, t) for w, t in zip(words, tags)]
-    if any(ch in _QUOTE_MARKS for t in tags if t.punct != KEEP for ch in t.punct):
+    if any(ch in _QUOTE_MARKS for t in tags for ch in t.prepend + t.append):
         tags = _pair_added_quotes(words, tags)
     return tags
 
@@ -150,9 +149,10 @@ def _pair_added_quotes(words: list[str], tags: list[Tag]) -> list[Tag]:
     drop_prepend.update(i for i, _, added in opened if added)
     out = []
     for i, tag in enumerate(tags):
-        if i in drop_prepend or i in drop_append:
-            tag = Tag(punct_label(_without_quotes(tag.prepend) if i in drop_prepend else tag.prepend,
-                                  _without_quotes(tag.append) if i in drop_append else tag.append), tag.case)
+        if i in drop_prepend:
+            tag = replace(tag, prepend=_without_quotes(tag.prepend))
+        if i in drop_append:
+            tag = replace(tag, append=_without_quotes(tag.append))
         out.append(tag)
     return out
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import warnings
+from dataclasses import replace
 
 import torch
 
@@ -43,7 +44,7 @@ from .model import Seq2Labels
 from .runtime import autocast, pick_device
 from .existing import MODES, QUOTE_PAIRS, constrain_line, prepare, prepare_spaced, strip_word
 from .tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
-                   mark_context, punct_label, split_edges, written_forms)
+                   mark_context, split_edges, written_forms)
 from .units import join_units, narrow_marks, split_units, starts_lower, unit_spacing
 from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
@@ -249,7 +250,7 @@ class Punctuator:
         for words in word_lines:
             end = start + len(words)
             if not words or max(error_p[start:end]) < threshold:  # GECToR: a line with no likely error stays
-                line = [Tag(DELETE, KEEP) if forced and forced[k] else Tag() for k in range(start, end)]
+                line = [Tag(deletes=True) if forced and forced[k] else Tag() for k in range(start, end)]
             else:
                 line, context = [], START_CONTEXT
                 for k, word in zip(range(start, end), words):
@@ -257,7 +258,7 @@ class Punctuator:
                     key = (punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
                            KEEP if c is None else case_names[c])
                     if key not in made:
-                        made[key] = Tag(*key)
+                        made[key] = Tag.from_labels(*key)
                     line.append(made[key])
                     if not made[key].deletes:  # a deleted word passes on the context it was given
                         context = mark_context(made[key].apply(word))
@@ -306,13 +307,13 @@ def close_utterance(words: list[str], tags: list[Tag], mark: str) -> list[Tag]:
     if first is None:
         return out
     if starts_lower(out[first].apply(words[first])):
-        out[first] = Tag(out[first].punct, CAPITAL)
+        out[first] = replace(out[first], case=CAPITAL)
     tag = out[last]
     written = split_edges(tag.apply(words[last]))[2]  # an acronym's last period counts: U.S. ends a sentence
     marks = narrow_marks(tag.append)
     before_quotes = marks.rstrip("".join(QUOTE_PAIRS.values()))
     if not split_edges(words[last])[2] and not ends_sentence(written) and set(before_quotes) <= PAUSE_MARKS:
-        out[last] = Tag(punct_label(tag.prepend, mark + marks[len(before_quotes):], tag.acronym), tag.case)
+        out[last] = replace(tag, append=mark + marks[len(before_quotes):])
     return out
 
 
@@ -342,7 +343,7 @@ def pair_questions(tags: list[Tag], opening_p: list[float], threshold: float) ->
 
 
 def _with_prepend(tag: Tag, prepend: str) -> Tag:
-    return Tag(punct_label(prepend, tag.append, tag.acronym), tag.case)
+    return replace(tag, prepend=prepend)
 
 
 def quantize_encoder(model: Seq2Labels) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from itertools import zip_longest
 
 from .io import InputError, read_all_lines
-from .tags import DELETE, KEEP, AlignmentError, format_tagged, looks_cased, tags_from_pair
+from .tags import CASE_UNKNOWN, KEEP, AlignmentError, format_tagged, looks_cased, tags_from_pair
 from .tasks import DEFAULT_TASKS
 from .units import split_units
 
@@ -68,6 +68,6 @@ def preprocess_files(source_path: str, target_path: str, case: str = "auto", ski
 def _check_unpunctuated(words: list[str], tags: list) -> None:
     """Without the punc task a target may only delete words: marks and case stay as the source has them."""
     for k, (word, tag) in enumerate(zip(words, tags)):
-        if tag.punct not in (KEEP, DELETE) or tag.case not in (KEEP, "$CASE_UNKNOWN"):
+        if tag.adds_marks or tag.case not in (KEEP, CASE_UNKNOWN):
             raise AlignmentError(f"word {k + 1} ({word!r}): the target changes its marks or case ({tag}), but the "
                                  "punc task is off for this file (--tasks)")

@@ -63,7 +63,7 @@ class Instance:
             if tag.deletes:
                 continue
             words.append(tag.apply(word))
-            tags.append(Tag(KEEP, CASE_UNKNOWN if tag.case == CASE_UNKNOWN else KEEP))
+            tags.append(Tag(case=CASE_UNKNOWN if tag.case == CASE_UNKNOWN else KEEP))
         return Instance(words, tags, self.audio, self.origin, self.tasks)  # the same speech, written out
 
 

@@ -1,6 +1,8 @@
 """The edit-tag set and its two directions, in one place.
 
-A *tag* is what one source word needs to become its target word. It is a list of operations:
+A *tag* is what one source word needs to become its target word. Written out (labels, files) it is a list
+of operations; a ``Tag`` holds them as fields (``prepend``, ``append``, ``acronym``, ``deletes``, ``case``),
+and ``Tag.punct`` / ``str(tag)`` / ``Tag.parse`` are the one place that writes and reads the strings:
 
 * ``$APPEND_<marks>``   marks written right after the word (``York`` -> ``York,``; ``?!``, ``."`` or ``。`` too)
 * ``$PREPEND_<marks>``  marks written right before it (``¿``, ``¡``, an opening quote or bracket)
@@ -10,7 +12,7 @@ A *tag* is what one source word needs to become its target word. It is a list of
                         ``a.m.``); its last period also ends a sentence (``in the U.S.`` takes no second one)
 * ``$CASE_UNKNOWN``     the target's case is not known (an uncased corpus): nothing is taught about case
 * ``$DELETE``           drop the word (a disfluency: ``uh``, a repeated or abandoned phrase); what it carried
-                        moves to its neighbours (``resolve_deletions``: ``Uh, so we`` -> ``So we``)
+                        moves to its neighbours (``alignment.resolve_deletions``: ``Uh, so we`` -> ``So we``)
 * ``$KEEP``             none of the above
 
 Case and punctuation are *separate* tag parts, predicted by separate heads, so a word that needs both
@@ -20,7 +22,8 @@ loss on its own when the corpus has no case. In files the operations of one word
 
 Directions:
   ``tags_from_pair(source_words, target_text, deletions=False) -> [Tag]``  (target -> tags; raises
-  ``AlignmentError``; with ``deletions`` the target may leave source words out)
+  ``AlignmentError``; with ``deletions`` the target may leave source words out; how the words correspond
+  is ``alignment``'s)
   ``apply_tags(source_words, tags) -> str``               (tags -> text; the exact inverse)
 The words are ``units.split_units`` units: in Chinese or Japanese every character is one, so a mark can
 follow any character. Labels are script-neutral (``，`` and ``,`` are one label); the line's script picks
@@ -31,11 +34,13 @@ comes back as ``York, USA``) and the width of marks.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
-# Facts about marks of every script live in units.py; tags re-exports those its users import from here.
+# Facts about marks of every script live in units.py, how target words stand to source words in alignment.py;
+# tags re-exports those its users import from here.
+from .alignment import (ACRONYM_CORE, AlignmentError, Target, fits, left_out, mismatch,  # noqa: F401
+                        resolve_deletions, target_words, word_edit)
 from .units import (OPENING, SENTENCE_END, ends_sentence, join_units, narrow_marks, render_marks,  # noqa: F401
                     split_edges, split_units, starts_lower)
 
@@ -50,15 +55,6 @@ CAPITAL, UPPER, LOWER, CHARS = (CASE_PREFIX + s for s in ("CAPITAL", "UPPER", "L
 OP_SEP = "SEPL__SEPR"
 TOKEN_SEP = "SEPL|||SEPR"
 
-STRAIGHT_QUOTES = set("\"'")
-# A dotted acronym's core (the last period is a trailing mark): U.S, a.m, N.A.S.A
-ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")
-
-
-class AlignmentError(ValueError):
-    """A source line and its target do not correspond word by word."""
-
-
 def make_source(target_line: str) -> str:
     """ASR-like source of a restored line: lower-case, marks at word edges removed (inner ' and - kept),
     dotted acronyms spelled as one word (``U.S.`` -> ``us``), no spaces between Chinese characters."""
@@ -66,12 +62,34 @@ def make_source(target_line: str) -> str:
     return join_units([(core.replace(".", "") if ACRONYM_CORE.match(core) else core).lower() for core in cores if core])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Tag:
-    """The edit of one word: ``punct`` (a label of the punctuation head) and ``case`` (of the case head)."""
+    """The edit of one word: the marks written before it (``prepend``) and after it (``append``), whether it is
+    dotted as an acronym, whether it is deleted (``deletes``; a deleted word takes no marks), and ``case``
+    (a case-head label). ``punct`` is the punctuation-head label of the first four parts; ``str`` and
+    ``parse`` write and read the whole tag. Tags are immutable: change one with ``dataclasses.replace``."""
 
-    punct: str = KEEP
+    prepend: str = ""
+    append: str = ""
+    acronym: bool = False
+    deletes: bool = False
     case: str = KEEP
+
+    def __post_init__(self) -> None:
+        if self.deletes and self.adds_marks:
+            raise ValueError(f"a deleted word takes no marks: {self!r}")
+        if self.case not in (KEEP, CASE_UNKNOWN) and not self.case.startswith(CASE_PREFIX):
+            raise ValueError(f"unknown case operation {self.case!r}")
+
+    @cached_property
+    def punct(self) -> str:
+        """The punctuation-head label: ``$DELETE``, or the operations ``$PREPEND_``, ``$ACRONYM``, ``$APPEND_``
+        in that order, joined by ``OP_SEP``, or ``$KEEP``. The one place labels are written."""
+        if self.deletes:
+            return DELETE
+        ops = ([PREPEND + self.prepend] if self.prepend else []) + ([ACRONYM] if self.acronym else []) \
+            + ([APPEND + self.append] if self.append else [])
+        return OP_SEP.join(ops) or KEEP
 
     def __str__(self) -> str:
         ops = [op for op in (self.case, self.punct) if op != KEEP]
@@ -79,36 +97,42 @@ class Tag:
 
     @classmethod
     def parse(cls, text: str) -> Tag:
-        case, punct_ops = KEEP, []
+        """The tag ``text`` writes (``str``'s inverse; a punctuation or a case label alone is a tag too). The
+        operations may come in any order; several ``$PREPEND_`` or ``$APPEND_`` ones join in theirs. The one
+        place labels are read."""
+        prepend, append, acronym, deletes, case = "", "", False, False, KEEP
         for op in text.split(OP_SEP):
             if op.startswith(CASE_PREFIX) or op == CASE_UNKNOWN:
                 case = op
-            elif op.startswith((APPEND, PREPEND)) or op in (DELETE, ACRONYM):
-                punct_ops.append(op)
+            elif op.startswith(PREPEND):
+                prepend += op[len(PREPEND):]
+            elif op.startswith(APPEND):
+                append += op[len(APPEND):]
+            elif op == ACRONYM:
+                acronym = True
+            elif op == DELETE:
+                deletes = True
             elif op != KEEP:
                 raise ValueError(f"unknown tag operation {op!r} in {text!r}")
-        return cls(punct=OP_SEP.join(sorted(punct_ops, key=_op_order)) or KEEP, case=case)
+        return cls(prepend=prepend, append=append, acronym=acronym, deletes=deletes, case=case)
 
-    @cached_property
-    def prepend(self) -> str:
-        return "".join(op[len(PREPEND):] for op in self.punct.split(OP_SEP) if op.startswith(PREPEND))
-
-    @cached_property
-    def append(self) -> str:
-        return "".join(op[len(APPEND):] for op in self.punct.split(OP_SEP) if op.startswith(APPEND))
-
-    @cached_property
-    def acronym(self) -> bool:
-        return ACRONYM in self.punct.split(OP_SEP)
+    @classmethod
+    def from_labels(cls, punct: str, case: str) -> Tag:
+        """The tag of a punctuation-head label and a case-head label (``punct`` and ``case`` give them back)."""
+        tag = cls.parse(punct)
+        if tag.case != KEEP:
+            raise ValueError(f"{punct!r} is not a punctuation label")
+        return replace(tag, case=case)
 
     @property
-    def deletes(self) -> bool:
-        return self.punct == DELETE
+    def adds_marks(self) -> bool:
+        """Whether the tag writes marks around its word (an acronym's periods count)."""
+        return bool(self.prepend or self.append or self.acronym)
 
     @property
     def is_edit(self) -> bool:
         """Whether the tag changes its word (an unknown case is no change: nothing is known to be wrong)."""
-        return self.punct != KEEP or self.case not in (KEEP, CASE_UNKNOWN)
+        return self.adds_marks or self.deletes or self.case not in (KEEP, CASE_UNKNOWN)
 
     def apply(self, word: str) -> str:
         """The written word: prepended marks + the word in its new case + appended marks. Deletion is the
@@ -119,15 +143,6 @@ class Tag:
         lead, core, trail = split_edges(word)
         dotted = "".join(ch + "." for ch in core if ch != ".")
         return self.prepend + lead + dotted + trail + self.append.removeprefix(".")
-
-
-def _op_order(op: str) -> int:
-    return 0 if op.startswith(PREPEND) else 1 if op == ACRONYM else 2
-
-
-def punct_label(prepend: str, append: str, acronym: bool = False) -> str:
-    ops = ([PREPEND + prepend] if prepend else []) + ([ACRONYM] if acronym else []) + ([APPEND + append] if append else [])
-    return OP_SEP.join(ops) or KEEP
 
 
 def case_tag(source: str, target: str) -> str:
@@ -196,160 +211,58 @@ def written_forms(source_words: list[str], tags: list[Tag]) -> list[str | None]:
     return render_marks(forms, source_words)
 
 
-PAUSE_MARKS = set(",;:-\u2013\u2014")  # marks that only join a deleted word to its neighbours: they go with it
-
-
-def resolve_deletions(words: list[str], deleted: list[bool]) -> list[str]:
-    """The words once the ``deleted`` ones are gone, as a reader expects them (deleted positions keep their
-    word): a deleted word's leading marks go to the next kept word; its trailing marks, pause marks aside, to
-    the kept word before (a sentence end replaces that word's pause marks; it never doubles one); and a
-    deleted word that starts a sentence with a capital hands the capital to the next kept word
-    (``Uh, so we`` -> ``So we``). Marks with no kept word to go to are dropped."""
-    out, lead, capital, prev, at_start = list(words), "", False, None, True
-    for i, (word, gone) in enumerate(zip(words, deleted)):
-        w_lead, core, trail = split_edges(word)
-        if gone:
-            lead += w_lead
-            capital = capital or (at_start and any(ch.isalpha() for ch in core) and not starts_lower(core))
-            moved = "".join(ch for ch in trail if ch not in PAUSE_MARKS)
-            if moved and prev is not None:
-                out[prev] = _with_trail(out[prev], moved)
-            at_start = at_start or ends_sentence(trail)
-            continue
-        word = lead + word
-        if capital and starts_lower(word):
-            k = next(j for j, ch in enumerate(word) if ch.isalpha())
-            word = word[:k] + word[k].upper() + word[k + 1:]
-        out[i], lead, capital, prev = word, "", False, i
-        at_start = ends_sentence(split_edges(word)[2])
-    return out
-
-
-def _with_trail(word: str, marks: str) -> str:
-    lead, core, trail = split_edges(word)
-    if ends_sentence(marks):
-        if ends_sentence(trail):
-            marks = "".join(ch for ch in marks if ch not in SENTENCE_END)
-        else:
-            trail = trail.rstrip("".join(PAUSE_MARKS))
-    return lead + core + trail + marks
-
-
-def _target_words(target_line: str) -> list[tuple[str, str, str]]:
-    """Target tokens as (prepend, core, append) words: stand-alone marks join their neighbour."""
-    words: list[list[str]] = []
-    pending = ""  # opening marks waiting for the next word
-    quotes_open = False
-    for token in split_units(target_line):
-        lead, core, trail = split_edges(token)
-        if core:
-            words.append([pending + lead, core, trail])
-            pending = ""
-            continue
-        # A token of marks only, as in GECToR-style "New York , USA" data.
-        if token in STRAIGHT_QUOTES or token == "''" or token == "``":
-            opening = not quotes_open if token in STRAIGHT_QUOTES else token == "``"
-            quotes_open = opening
-        else:
-            opening = all(ch in OPENING for ch in token)
-        if opening or not words:
-            pending += token
-        else:
-            words[-1][2] += token
-    if pending:
-        if not words:
-            raise AlignmentError(f"target has marks but no words: {target_line!r}")
-        words[-1][2] += pending  # a dangling opening mark: keep it rather than lose it
-    return [tuple(w) for w in words]  # type: ignore[misc]
-
-
 def tags_from_pair(source_words: list[str], target_line: str, cased: bool = True,
                    deletions: bool | list[bool] = False) -> list[Tag]:
     """The tags that turn ``source_words`` into ``target_line``.
 
     ``cased=False`` for a corpus without case: every case part becomes ``$CASE_UNKNOWN`` (masked in the loss).
-    ``deletions=True`` (disfluency data): the target may leave source words out; they get ``$DELETE``. Of
-    repeated words the later copy is kept (``the the car`` -> the first ``the`` goes: the reparandum comes
-    before its repair), unless the marks the words carry only fit the earlier copy kept (``uh. uh`` ->
-    ``uh.``); a list of flags says which words are left out instead (gold annotation). Raises
+    ``deletions=True`` (disfluency data): the target may leave source words out; they get ``$DELETE``
+    (``alignment.left_out`` chooses which: of repeated words the later copy is kept, where the marks
+    allow); a list of flags says which words are left out instead (gold annotation). Raises
     ``AlignmentError`` when the words differ by more than case and edge punctuation (and, with
     ``deletions``, left-out words)."""
-    targets = _target_words(target_line)
+    targets = target_words(target_line)
     if not isinstance(deletions, list) and len(targets) == len(source_words):
         return _word_tags(source_words, targets, cased)
     if deletions is False or len(targets) > len(source_words):
-        raise AlignmentError(_mismatch(source_words, [t[1] for t in targets]))
-    if isinstance(deletions, list):
-        return _tags_with_deletions(source_words, targets, deletions, cased)
-    cores = [t[1] for t in targets]
-    try:
-        return _tags_with_deletions(source_words, targets, _left_out(source_words, cores, latest=True), cased)
-    except AlignmentError:
-        return _tags_with_deletions(source_words, targets, _left_out(source_words, cores, latest=False), cased)
+        raise AlignmentError(mismatch(source_words, [t[1] for t in targets]))
+    deleted = deletions if isinstance(deletions, list) else left_out(source_words, targets)
+    return _tags_with_deletions(source_words, targets, deleted, cased)
 
 
-def _tags_with_deletions(source_words: list[str], targets: list[tuple[str, str, str]], deleted: list[bool],
+def _tags_with_deletions(source_words: list[str], targets: list[Target], deleted: list[bool],
                          cased: bool) -> list[Tag]:
     if len(deleted) != len(source_words) or len(source_words) - sum(deleted) != len(targets):
         raise AlignmentError(f"{sum(deleted)} of {len(source_words)} words flagged deleted, but the target has "
                              f"{len(targets)} words")
     kept = [i for i, gone in enumerate(deleted) if not gone]
     effective = resolve_deletions(source_words, deleted)
-    tags = [Tag(DELETE, KEEP if cased else CASE_UNKNOWN)] * len(source_words)
+    tags = [Tag(deletes=True, case=KEEP if cased else CASE_UNKNOWN)] * len(source_words)
     for i, tag in zip(kept, _word_tags([effective[i] for i in kept], targets, cased)):
         tags[i] = tag
     return tags
 
 
-def _left_out(source_words: list[str], target_cores: list[str], latest: bool) -> list[bool]:
-    """Which source words the target leaves out: the target's words matched greedily, each to the ``latest``
-    source word with the same letters (right to left), or else the earliest (left to right); greedy
-    matching finds a match whenever one exists."""
-    order = range(len(source_words) - 1, -1, -1) if latest else range(len(source_words))
-    wanted = list(reversed(range(len(target_cores)))) if latest else list(range(len(target_cores)))
-    deleted, j = [True] * len(source_words), 0
-    for i in order:
-        if j < len(wanted) and split_edges(source_words[i])[1].lower() == target_cores[wanted[j]].lower():
-            deleted[i], j = False, j + 1
-    if j < len(wanted):
-        k = wanted[j]
-        raise AlignmentError(f"target word {k + 1} ({target_cores[k]!r}) is not among the source words in order: "
-                             f"source ...{' '.join(source_words[:8])}... vs target ...{' '.join(target_cores[:8])}...")
-    return deleted
-
-
-def _word_tags(source_words: list[str], targets: list[tuple[str, str, str]], cased: bool) -> list[Tag]:
+def _word_tags(source_words: list[str], targets: list[Target], cased: bool) -> list[Tag]:
     """Word-for-word tags: each source word against its (prepend, core, append) target word."""
     tags = []
-    for i, (word, (lead, core, trail)) in enumerate(zip(source_words, targets)):
-        lead, trail = narrow_marks(lead), narrow_marks(trail)
-        if ACRONYM_CORE.match(core) and core.replace(".", "").lower() == word.lower():
-            letters = core.replace(".", "")
-            case = case_tag(word, letters) if cased else CASE_UNKNOWN
-            tags.append(Tag(punct_label(lead, trail.removeprefix("."), acronym=True), case))
-            continue
-        if core.lower() != word.lower() or len(core) != len(word):
-            src_lead, src_core, src_trail = (narrow_marks(part) for part in split_edges(word))
-            # The source word itself may carry marks (already-punctuated input): keep what it has.
-            if src_core.lower() == core.lower() and len(src_core) == len(core) and src_core:
-                if not (lead.endswith(src_lead) and trail.startswith(src_trail)):
-                    raise AlignmentError(f"word {i + 1}: source {word!r} has marks the target {lead + core + trail!r} lacks")
-                lead, trail = lead[: len(lead) - len(src_lead)], trail[len(src_trail):]
-                case = case_tag(src_core, core) if cased else CASE_UNKNOWN
-                tags.append(Tag(punct_label(lead, trail), case))
-                continue
-            raise AlignmentError(_mismatch(source_words, [t[1] for t in targets], i))
-        tags.append(Tag(punct_label(lead, trail), case_tag(word, core) if cased else CASE_UNKNOWN))
+    for i, (word, target) in enumerate(zip(source_words, targets)):
+        tag = _word_tag(word, target, cased)
+        if tag is None and fits(split_edges(word)[1], target):
+            raise AlignmentError(f"word {i + 1}: source {word!r} has marks the target {''.join(target)!r} lacks")
+        if tag is None:
+            raise AlignmentError(mismatch(source_words, [t[1] for t in targets], i))
+        tags.append(tag)
     return tags
 
 
-def _mismatch(source: list[str], target: list[str], at: int | None = None) -> str:
-    if at is None:
-        at = next((i for i, (s, t) in enumerate(zip(source, target)) if s.lower() != t.lower()), min(len(source), len(target)))
-    src = " ".join(source[max(0, at - 3): at + 4])
-    tgt = " ".join(target[max(0, at - 3): at + 4])
-    return (f"source has {len(source)} words, target {len(target)}; they differ at word {at + 1}: "
-            f"source ...{src}... vs target ...{tgt}...")
+def _word_tag(word: str, target: Target, cased: bool) -> Tag | None:
+    """The tag of ``alignment.word_edit``, or None where no tag turns ``word`` into ``target``."""
+    edit = word_edit(word, target)
+    if edit is None:
+        return None
+    case = case_tag(edit.case_from, edit.case_to) if cased else CASE_UNKNOWN
+    return Tag(prepend=edit.prepend, append=edit.append, acronym=edit.acronym, case=case)
 
 
 def format_tagged(words: list[str], tags: list[Tag]) -> str:
@@ -398,7 +311,7 @@ def capitalise_sentence_starts(words: list[str], tags: list[Tag]) -> list[Tag]:
         if tag.deletes:
             continue
         if after_end and starts_lower(tag.apply(word)):
-            out[k] = Tag(tag.punct, CAPITAL)
+            out[k] = replace(tag, case=CAPITAL)
         after_end = ends_sentence(tag.append)
     return out
 

@@ -11,6 +11,7 @@ sys.path.insert(0, ROOT)
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 from gector_punct.encoding import DEFAULT_ENCODER, resolve_encoder  # noqa: E402
 
@@ -19,6 +20,13 @@ TINY_ENCODER = {"model_type": "bert", "hidden_size": 48, "num_hidden_layers": 2,
                 "intermediate_size": 96, "vocab_size": 30522, "max_position_embeddings": 512}
 
 torch.set_num_threads(2)
+
+# Hypothesis: "dev" (Hypothesis's defaults: new examples every run, failures replayed from .hypothesis/) and
+# "ci", loaded when CI is set: the same examples every run (derandomized, no example database, no deadline
+# for a loaded machine), so a CI result depends on the code alone. A test's own @settings override the rest.
+settings.register_profile("dev")
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(scope="session")

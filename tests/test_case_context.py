@@ -31,11 +31,11 @@ def test_mark_context_reads_how_the_written_word_ends():
 
 def test_a_sentence_end_the_tagger_adds_is_followed_by_a_capital():
     words = "so i went there it was e.g. fine".split()
-    tags = [Tag(), Tag(), Tag(), Tag(PERIOD), Tag(), Tag(), Tag(), Tag(PERIOD)]
+    tags = [Tag(), Tag(), Tag(), Tag.parse(PERIOD), Tag(), Tag(), Tag(), Tag.parse(PERIOD)]
     assert apply_tags(words, capitalise_sentence_starts(words, tags)) == "so i went there. It was e.g. fine."
-    deleted = [Tag(PERIOD), Tag("$DELETE"), Tag()]  # a deleted word hands the capital on
+    deleted = [Tag.parse(PERIOD), Tag(deletes=True), Tag()]  # a deleted word hands the capital on
     assert apply_tags(["yes", "uh", "we"], capitalise_sentence_starts(["yes", "uh", "we"], deleted)) == "yes. We"
-    numbers = capitalise_sentence_starts(["end", "2.1%", "rise"], [Tag(PERIOD), Tag(), Tag()])
+    numbers = capitalise_sentence_starts(["end", "2.1%", "rise"], [Tag.parse(PERIOD), Tag(), Tag()])
     assert numbers[1] == Tag() and numbers[2] == Tag()  # no letter to capitalise; the next word is no sentence start
 
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 from gector_punct.case_forms import FILE_NAME, CaseForm, CaseForms, written_forms
 from gector_punct.predictor import Punctuator
-from gector_punct.tags import CAPITAL, KEEP, UPPER, Tag, apply_tags, punct_label
+from gector_punct.tags import CAPITAL, UPPER, Tag, apply_tags
 
 TEXT = ["She bought an iPhone and a new iPad from IBM, okay?",
         "Okay, we met at IBM and she said okay to the iPhone.",
@@ -42,22 +42,22 @@ def restore(words, tags):
 
 def test_names_take_their_form_and_common_words_a_capital():
     words = "okay so the iphone from ibm is new".split()
-    upper = Tag(KEEP, UPPER)
-    tags = [upper, Tag(), Tag(), Tag(KEEP, CAPITAL), Tag(), Tag(KEEP, UPPER), Tag(), Tag()]
+    upper = Tag(case=UPPER)
+    tags = [upper, Tag(), Tag(), Tag(case=CAPITAL), Tag(), Tag(case=UPPER), Tag(), Tag()]
     assert restore(words, tags) == "Okay so the iPhone from IBM is new"
     # A sentence start writes a name's own form (one that begins lower-case keeps it: iPhone); an unknown word
     # keeps the tagger's choice.
-    end = Tag(punct_label("", "."), KEEP)
+    end = Tag(append=".")
     words = "it works us too iphone sales zorg rose".split()
     tags = [Tag(), end, upper, end, upper, Tag(), upper, Tag()]
     assert restore(words, tags) == "it works. Us too. iPhone sales ZORG rose"
-    assert restore(["of", "us"], [Tag(), Tag(KEEP, CAPITAL)]) == "of US"  # mostly lower, but not here
+    assert restore(["of", "us"], [Tag(), Tag(case=CAPITAL)]) == "of US"  # mostly lower, but not here
 
 
 def test_lower_case_decisions_acronyms_and_cased_input_stay():
     words = "the new ibm usa IBM".split()
-    acronym = Tag(punct_label("", "", acronym=True), UPPER)
-    tags = [Tag(), Tag(), acronym, Tag(), Tag(KEEP, CAPITAL)]
+    acronym = Tag(acronym=True, case=UPPER)
+    tags = [Tag(), Tag(), acronym, Tag(), Tag(case=CAPITAL)]
     assert forms().apply(words, tags)[:4] == tags[:4]  # "new" is lower-case two times in three
     assert forms().apply(words, tags)[4] == tags[4]  # "IBM" is not an all-lower-case key
     # A word written with capitals every time (share >= 99) takes its form even where the tagger says lower.
@@ -94,7 +94,7 @@ def test_written_forms_hold_in_every_line_and_over_a_models_counts():
                          **written_forms()})
     words = "we need the pdf on youtube and my macbook".split()
     assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == "we need the PDF on YouTube and my MacBook"
-    end = Tag(punct_label("", "."), KEEP)
+    end = Tag(append=".")
     words = "ok youtube is down".split()
-    assert apply_tags(words, lexicon.apply(words, [end, Tag(KEEP, CAPITAL), Tag(), Tag()])) == "ok. YouTube is down"
+    assert apply_tags(words, lexicon.apply(words, [end, Tag(case=CAPITAL), Tag(), Tag()])) == "ok. YouTube is down"
     assert all(form.form != form.form.lower() and form.share == 100 for form in written_forms().values())

@@ -59,7 +59,7 @@ class _ChangingMind:
 
     def predict_tags(self, lines):
         (words,) = lines
-        return [[Tag(PERIOD) if k == len(words) - 1 else Tag() for k in range(len(words))]]
+        return [[Tag.parse(PERIOD) if k == len(words) - 1 else Tag() for k in range(len(words))]]
 
 
 def test_a_sentence_end_in_one_update_capitalises_the_next_words_first_word():

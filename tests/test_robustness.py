@@ -13,7 +13,7 @@ from conftest import ROOT
 from gector_punct.encoding import reading_form
 from gector_punct.existing import caseless_line, constrain_line, prepare, word_kind
 from gector_punct.predictor import Punctuator
-from gector_punct.tags import Tag, make_source, split_edges
+from gector_punct.tags import UPPER, Tag, apply_tags, make_source, split_edges
 from gector_punct.units import split_units
 
 FUZZ_EXAMPLES = int(os.environ.get("GECTOR_FUZZ_EXAMPLES", "60"))  # the long run: GECTOR_FUZZ_EXAMPLES=5000
@@ -51,21 +51,32 @@ def test_reading_form_spells_dotted_acronyms_as_the_training_sources_do():
 
 def test_constrain_line_keeps_what_is_given():
     words = ["it", "costs", "42.", "okay", "NASA", "e.g.", "www.example.com", "😀"]
-    predicted = [Tag("$APPEND_,", "$TRANSFORM_CASE_CAPITAL"), Tag(), Tag("$APPEND_.", "$TRANSFORM_CASE_UPPER"),
-                 Tag("$APPEND_,", "$TRANSFORM_CASE_UPPER"), Tag(case="$TRANSFORM_CASE_LOWER"),
-                 Tag(case="$TRANSFORM_CASE_UPPER"), Tag("$APPEND_.", "$TRANSFORM_CASE_UPPER"), Tag("$APPEND_.")]
+    predicted = [Tag(append=",", case="$TRANSFORM_CASE_CAPITAL"), Tag(), Tag(append=".", case="$TRANSFORM_CASE_UPPER"),
+                 Tag(append=",", case="$TRANSFORM_CASE_UPPER"), Tag(case="$TRANSFORM_CASE_LOWER"),
+                 Tag(case="$TRANSFORM_CASE_UPPER"), Tag(append=".", case="$TRANSFORM_CASE_UPPER"), Tag(append=".")]
     got = constrain_line(words, predicted)
     assert got[0] == predicted[0] and got[3] == predicted[3]  # plain words take what the model says
     assert got[2] == Tag()  # "42." has its mark: no second one
     assert got[4] == Tag() and got[5] == Tag()  # given capitals stay; "e.g." is not an acronym
-    assert got[6] == Tag("$APPEND_.")  # a URL keeps its case, may end a sentence
+    assert got[6] == Tag(append=".")  # a URL keeps its case, may end a sentence
     assert got[7] == Tag()  # an emoji takes nothing
     # Added double quotes come in pairs: an unclosed one is dropped, a pair stays, given ones count.
     words = "he said hello there".split()
-    assert constrain_line(words, [Tag(), Tag(), Tag('$PREPEND_"'), Tag()]) == [Tag()] * 4
-    paired = [Tag(), Tag("$APPEND_,"), Tag('$PREPEND_"'), Tag('$APPEND_."')]
+    assert constrain_line(words, [Tag(), Tag(), Tag(prepend='"'), Tag()]) == [Tag()] * 4
+    paired = [Tag(), Tag(append=","), Tag(prepend='"'), Tag(append='."')]
     assert constrain_line(words, paired) == paired
-    assert constrain_line(['"he', "said"], [Tag(), Tag('$APPEND_"')]) == [Tag(), Tag('$APPEND_"')]
+    assert constrain_line(['"he', "said"], [Tag(), Tag(append='"')]) == [Tag(), Tag(append='"')]
+
+
+def test_dropped_quote_leaves_the_rest_of_the_tag():
+    """An unpaired quote the model adds goes alone: the acronym, the other marks and the case stay."""
+    words = "he said usa".split()
+    opened = [Tag(), Tag(append=","), Tag(prepend='"', acronym=True, case=UPPER)]
+    assert constrain_line(words, opened)[2] == Tag(acronym=True, case=UPPER)
+    assert apply_tags(words, constrain_line(words, opened)) == "he said, U.S.A."
+    closed = [Tag(), Tag(), Tag(acronym=True, append='!"', case=UPPER)]
+    assert constrain_line(words, closed)[2] == Tag(acronym=True, append="!", case=UPPER)
+    assert apply_tags(words, constrain_line(words, closed)) == "he said U.S.A.!"
 
 
 @pytest.fixture(scope="module")

@@ -161,7 +161,7 @@ def test_deleted_words_pass_on_their_context():
     vocab = Vocabulary.from_tags([instance.tags])
     contexts = [lab[-1] for lab in word_labels(vocab, instance.words, instance.tags)]
     assert contexts[1] == contexts[2] == END_CONTEXT  # "so" is told a sentence ended, across the deleted "uh"
-    assert instance.tags[2] == Tag(DELETE)
+    assert instance.tags[2] == Tag(deletes=True)
 
 
 def test_kept_disfluencies_teach_punctuation_around_them(tmp_path):
@@ -177,14 +177,14 @@ def test_kept_disfluencies_teach_punctuation_around_them(tmp_path):
         preprocess_files(src, tgt, tasks=parse_tasks("disf,punc"), kept_disfluencies=True)
     lines, _ = preprocess_files(src, tgt, tasks=parse_tasks("punc"), kept_disfluencies=True)
     words, tags = parse_tagged(lines[0])
-    assert tags[2] == Tag(DELETE)
+    assert tags[2] == Tag(deletes=True)
     vocab = Vocabulary.from_tags([tags])
     punc = word_labels(vocab, words, tags, parse_tasks("punc"))
     assert punc[2][:3] == (IGNORE, IGNORE, IGNORE)
     assert punc[1][:3] == vocab.encode_tag(tags[1]) and tags[1].punct.endswith(".")  # "ends." before the "uh"
     assert punc[3][:3] == vocab.encode_tag(tags[3]) and tags[3].case != KEEP  # "So" capitalised after it
     joint = word_labels(vocab, words, tags, parse_tasks("disf,punc"))
-    assert joint[2][0] == vocab.encode_tag(Tag(DELETE))[0]  # with disf on, the same word is deleted
+    assert joint[2][0] == vocab.encode_tag(Tag(deletes=True))[0]  # with disf on, the same word is deleted
 
 
 def test_cli_tasks(trained_switching, tmp_path):

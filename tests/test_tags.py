@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import SHARED
+from conftest import ROOT, SHARED
 from gector_punct.units import narrow_marks, split_units
 from gector_punct.tags import (CASE_UNKNOWN, KEEP, AlignmentError, Tag, apply_tags, format_tagged, make_source,
                                parse_tagged, split_edges, tags_from_pair)
@@ -78,7 +78,7 @@ def test_mixed_case_and_inverted_marks():
     source = "qué dijo mcdonald sobre el iphone y el mrna".split()
     target = "¿Qué dijo McDonald sobre el iPhone y el mRNA?"
     tags = tags_from_pair(source, target)
-    assert tags[0] == Tag("$PREPEND_¿", "$TRANSFORM_CASE_CAPITAL")
+    assert tags[0] == Tag(prepend="¿", case="$TRANSFORM_CASE_CAPITAL")
     assert tags[2].case == "$TRANSFORM_CASE_CHARS_0,2"
     assert apply_tags(source, tags) == target
 
@@ -91,7 +91,7 @@ def test_uncased_corpus_marks_case_unknown():
 
 def test_already_punctuated_source_word_keeps_its_marks():
     tags = tags_from_pair(["york,", "usa"], "York, USA.")
-    assert tags[0] == Tag(KEEP, "$TRANSFORM_CASE_CAPITAL")
+    assert tags[0] == Tag(case="$TRANSFORM_CASE_CAPITAL")
     assert apply_tags(["york,", "usa"], tags) == "York, USA."
 
 
@@ -108,6 +108,31 @@ def test_misaligned_pairs_raise(source, target):
 def test_unknown_operation_is_rejected():
     with pytest.raises(ValueError, match="unknown tag operation"):
         Tag.parse("$REPLACE_foo")
+    with pytest.raises(ValueError, match="no marks"):
+        Tag.parse("$DELETESEPL__SEPR$APPEND_,")
+    with pytest.raises(ValueError, match="not a punctuation label"):
+        Tag.from_labels("$TRANSFORM_CASE_UPPER", KEEP)
+
+
+def test_label_strings_are_written_and_read_in_one_order():
+    tag = Tag.parse("$APPEND_?SEPL__SEPR$TRANSFORM_CASE_UPPERSEPL__SEPR$ACRONYMSEPL__SEPR$PREPEND_¿")
+    assert tag == Tag(prepend="¿", append="?", acronym=True, case="$TRANSFORM_CASE_UPPER")
+    assert tag.punct == "$PREPEND_¿SEPL__SEPR$ACRONYMSEPL__SEPR$APPEND_?"
+    assert str(tag) == "$TRANSFORM_CASE_UPPERSEPL__SEPR" + tag.punct
+    assert Tag.from_labels(tag.punct, tag.case) == tag
+    assert Tag(deletes=True, case=CASE_UNKNOWN).punct == "$DELETE" and Tag().punct == str(Tag()) == KEEP
+
+
+@pytest.mark.parametrize("model", sorted(os.listdir(os.path.join(ROOT, "models"))))
+def test_shipped_vocabulary_labels_read_back_as_written(model):
+    """The label strings on disk are the models' output space: reading and writing one gives it back."""
+    folder = os.path.join(ROOT, "models", model, "vocabulary")
+    if not os.path.isdir(folder):
+        pytest.skip(f"{model} has no vocabulary of its own")
+    for name, part in (("labels.txt", "punct"), ("case_tags.txt", "case")):
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            labels = [line.rstrip("\n") for line in f if line.startswith("$")]
+        assert labels and all(getattr(Tag.parse(label), part) == label == str(Tag.parse(label)) for label in labels)
 
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(SHARED, "data", "iwslt")), reason="shared data not present")

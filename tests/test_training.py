@@ -159,7 +159,7 @@ def test_unknown_case_labels_teach_nothing(encoder_name):
     encoder = model.text_encoder(32)
     windows = encoder.encode_lines([["so", "i", "went", "home"]])
     words = ["so", "i", "went", "home"]
-    unknown = [word_labels(vocab, words, [Tag("$APPEND_." if i == 3 else "$KEEP", CASE_UNKNOWN) for i in range(4)])]
+    unknown = [word_labels(vocab, words, [Tag(append="." if i == 3 else "", case=CASE_UNKNOWN) for i in range(4)])]
     assert all(case == -100 for _, case, _, _ in unknown[0])
     batch = collate(windows, labels=unknown)
     model(**batch)["loss"].backward()

@@ -63,7 +63,7 @@ def test_labels_are_script_neutral():
     narrow = tags_from_pair(source, "你好,世界.")
     assert wide == narrow  # one label for ， and ,
     assert apply_tags(source, narrow) == "你好，世界。"  # the script writes it
-    assert apply_tags(["hello", "world"], [Tag("$APPEND_、"), Tag("$APPEND_。")]) == "hello, world."
+    assert apply_tags(["hello", "world"], [Tag(append="、"), Tag(append="。")]) == "hello, world."
     assert is_wide(source) and not is_wide(["hello", "世"])
 
 
@@ -104,7 +104,7 @@ def test_acronyms_are_one_word_with_a_period_after_every_letter():
     assert tags[6].acronym and tags[6].append == ","
     assert apply_tags(source, tags) == target
     # A predicted period after an acronym is its own last period, never a second one.
-    assert apply_tags(["usa"], [Tag(f"{ACRONYM}SEPL__SEPR$APPEND_.", "$TRANSFORM_CASE_UPPER")]) == "U.S.A."
+    assert apply_tags(["usa"], [Tag(acronym=True, append=".", case="$TRANSFORM_CASE_UPPER")]) == "U.S.A."
 
 
 def test_chinese_lines_written_with_ascii_marks_come_back_full_width():
@@ -118,18 +118,18 @@ def test_chinese_lines_written_with_ascii_marks_come_back_full_width():
 def test_questions_are_opened_and_unclosed_openings_dropped():
     from gector_punct.predictor import pair_questions
     words = "hola cómo estás bien gracias".split()
-    tags = [Tag("$APPEND_,"), Tag(), Tag("$APPEND_?"), Tag("$PREPEND_¿"), Tag("$APPEND_.")]
+    tags = [Tag(append=","), Tag(), Tag(append="?"), Tag(prepend="¿"), Tag(append=".")]
     opening_p = [0.01, 0.6, 0.1, 0.0, 0.0]
     paired = pair_questions(tags, opening_p, 0.05)
     assert apply_tags(words, paired) == "hola, ¿cómo estás? bien gracias."
     # Below the threshold (an English question): nothing is added.
-    english = [Tag("$APPEND_,"), Tag(), Tag("$APPEND_?"), Tag(), Tag("$APPEND_.")]
+    english = [Tag(append=","), Tag(), Tag(append="?"), Tag(), Tag(append=".")]
     assert apply_tags(words, pair_questions(english, [0.01] * 5, 0.05)) == "hola, cómo estás? bien gracias."
     # A line that opens one question is Spanish: its other questions open too, however unlikely.
-    two = [Tag(), Tag("$APPEND_?"), Tag(), Tag(), Tag("$APPEND_?")]
+    two = [Tag(), Tag(append="?"), Tag(), Tag(), Tag(append="?")]
     assert apply_tags(words, pair_questions(two, [0.3, 0.0, 0.01, 0.002, 0.0], 0.05)) == "¿hola cómo? ¿estás bien gracias?"
     # A sentence still open at the line's end keeps its ¿.
-    open_tags = [Tag(), Tag("$PREPEND_¿"), Tag(), Tag(), Tag()]
+    open_tags = [Tag(), Tag(prepend="¿"), Tag(), Tag(), Tag()]
     assert pair_questions(open_tags, [0.0] * 5, 0.05) == open_tags
 
 

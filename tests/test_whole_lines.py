@@ -2,10 +2,10 @@
 from hypothesis import example, given, settings, strategies as st
 
 from gector_punct.predictor import Punctuator, close_utterance
-from gector_punct.tags import DELETE, UPPER, Tag, apply_tags, punct_label
+from gector_punct.tags import UPPER, Tag, apply_tags
 from test_cli import run
 
-comma = Tag(punct_label("", ","))
+comma = Tag(append=",")
 
 
 def close(words, tags, mark="."):
@@ -22,17 +22,17 @@ def test_what_already_ends_or_carries_marks_stays():
     """A sentence end already there, or the input's own marks, stay; an added closing quote takes the mark
     inside it."""
     words = "we met in the us".split()
-    acronym = Tag(punct_label("", "", acronym=True), UPPER)
+    acronym = Tag(acronym=True, case=UPPER)
     assert close(words, [Tag()] * 4 + [acronym]) == "We met in the U.S."  # its period ends the sentence
-    assert close(words, [Tag()] * 4 + [Tag(punct_label("", '"'))]) == 'We met in the us."'  # the mark inside
-    assert close(words, [Tag()] * 4 + [Tag(punct_label("", ',"'))], "?") == 'We met in the us?"'
+    assert close(words, [Tag()] * 4 + [Tag(append='"')]) == 'We met in the us."'  # the mark inside
+    assert close(words, [Tag()] * 4 + [Tag(append=',"')], "?") == 'We met in the us?"'
     assert close(["well", "said:"], [Tag(), Tag()]) == "Well said:"  # the input's own mark
-    assert close(["it", "ended"], [Tag(), Tag(punct_label("", "!"))]) == "It ended!"
+    assert close(["it", "ended"], [Tag(), Tag(append="!")]) == "It ended!"
 
 
 def test_deleted_words_are_skipped():
     words = "uh so it works uh".split()
-    gone = Tag(DELETE)
+    gone = Tag(deletes=True)
     out = close_utterance(words, [gone, Tag(), Tag(), Tag(), gone], ".")
     assert apply_tags(words, out) == "So it works."
 

@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import replace
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gector_punct.evaluation import consistency, score_tags  # noqa: E402
@@ -30,7 +31,6 @@ from gector_punct.io import atomic_write  # noqa: E402
 from gector_punct.metrics import format_report, labels_from_words, score  # noqa: E402
 from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
 from gector_punct.reader import DatasetReader, Instance  # noqa: E402
-from gector_punct.tags import Tag  # noqa: E402
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
@@ -123,8 +123,8 @@ def edge_scores(dev: DevSets, decode: DecodeConfig) -> dict:
     given = []
     for instance, tags in zip(dev.cased, cased_tags):
         tags = list(tags)
-        tags[0] = Tag(tags[0].punct, instance.tags[0].case)
-        tags[-1] = Tag(instance.tags[-1].punct, tags[-1].case)
+        tags[0] = replace(tags[0], case=instance.tags[0].case)
+        tags[-1] = replace(instance.tags[-1], case=tags[-1].case)
         given.append(tags)
     return {"cased_lines_edges_given": score_tags(dev.cased, given),
             "cased_stream": stream_scores(dev.punctuator, dev.cased, decode)}
