@@ -72,8 +72,8 @@ class TrainOptions:
     lr: float = option(5e-5, "peak learning rate after the cold epochs", min=0.0)
     warmup: float = option(0.06, "fraction of updates for linear warm-up", min=0.0, max=1.0)
     weight_decay: float = option(0.01, "AdamW weight decay", min=0.0)
-    decay_norms: bool = option(True, "AdamW also decays the LayerNorm weights and every bias (--no-decay_norms: "
-                                     "only the weight matrices and embedding tables)")
+    decay_norms: bool = option(False, "AdamW also decays the LayerNorm weights and every bias (by default only the "
+                                      "weight matrices and embedding tables are decayed)")
     class_weight_power: float = option(0.0, "p > 0: weight each punctuation label's loss by (count of $KEEP / its "
                                             "count) ** p, at most 10, so rare marks count more (0: unweighted)",
                                        min=0.0)

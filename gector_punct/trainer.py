@@ -16,9 +16,9 @@ count) ** p, at most ``MAX_CLASS_WEIGHT``, so that rare marks (?) are not drowne
 Schedule, as in GECToR: the first ``cold_steps_count`` epochs train only the heads at ``cold_lr``; then the
 encoder (or its top ``train_layers`` layers) trains too at ``lr`` with linear warm-up and decay. Each
 optimizer update sums ``accumulation_size`` batches of ``batch_size`` windows. AdamW decays by
-``weight_decay`` every parameter, or with ``decay_norms`` off all but the LayerNorm weights and the biases
-(``parameter_groups``). Early stop after
-``patience`` epochs without a better dev F1. On CUDA the forward runs under autocast (``runtime``).
+``weight_decay`` the weight matrices and embedding tables, not the LayerNorm weights nor the biases (with
+``decay_norms``: every parameter; ``parameter_groups``). Early stop after ``patience`` epochs without a
+better dev F1. On CUDA the forward runs under autocast (``runtime``).
 
 Distributed: started by ``torchrun --nproc_per_node N train.py ...`` (``WORLD_SIZE`` > 1), each process
 takes a contiguous 1/N of every batch, so ``batch_size`` stays the *global* batch and N processes follow
@@ -148,9 +148,14 @@ class Trainer:
 
     def _read_state(self) -> dict:
         """The last checkpoint's trainer state; metrics.jsonl loses the records of epochs after it (an epoch
-        killed after its record was written is trained and recorded again)."""
+        killed after its record was written is trained and recorded again). A checkpoint trained with the other
+        ``decay_norms`` raises ValueError (its optimizer state has other parameter groups)."""
         with open(os.path.join(self.last_dir, "trainer_state.json"), encoding="utf-8") as f:
             state = json.load(f)
+        decayed = state.get("options", {}).get("decay_norms", True)  # checkpoints from before the option: True
+        if decayed != self.o.decay_norms:  # the optimizer's parameter groups would not match its saved state
+            flag = "--decay_norms" if decayed else "--no-decay_norms"
+            raise ValueError(f"{self.last_dir} was trained with {flag}: resume it with {flag}")
         log = os.path.join(self.o.model_dir, "metrics.jsonl")
         if self.is_main and os.path.exists(log):
             with open(log, encoding="utf-8") as f:

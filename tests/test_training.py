@@ -126,6 +126,9 @@ def test_resume_continues_a_run(learnable_data, encoder_name, tmp_path):
     trainer.train()
     records = [json.loads(line) for line in open(tmp_path / "metrics.jsonl")]
     assert [r["epoch"] for r in records] == [1, 2]
+    options.n_epoch, options.decay_norms = 3, not options.decay_norms  # other parameter groups: refused, clearly
+    with pytest.raises(ValueError, match="was trained with --(no-)?decay_norms: resume it with"):
+        Trainer(options)
 
 
 def test_cold_steps_train_only_heads(learnable_data, encoder_name, tmp_path):
