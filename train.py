@@ -6,8 +6,8 @@
     torchrun --nproc_per_node 2 train.py --config ...   # N processes (DDP); --batch_size stays the global batch
 
 Every flag is a field of gector_punct/options.py TrainOptions (its help, type and bounds come from there);
-a --config JSON file holds any of them by the same names. Switches are --flag / --no-flag; --flag 1 and
---flag 0 are read as them too.
+a --config JSON file holds any of them by the same names. Switches are --flag / --no-flag, and the
+spellings --flag 1 / --flag 0 of the recipes in utils/*.sh are read as them too.
 
 Audio (UniPunc): train/dev files with FILE.audio beside them (preprocess_data.py -a) or UniPunc .jsonl files,
 plus --acoustic settings (configs/audio_en.json), train one model on text with and without audio
@@ -46,7 +46,7 @@ def flag_help(f) -> str:
     if f.name in MODEL_SETTINGS:
         default = getattr(ModelConfig(), f.name)
         shown = [f"default {'on' if default is True else 'off' if default is False else default} for a new model"
-                 if default not in (None, (), "") else "", "with --init_model, that model's"]
+                 if default not in (None, (), "") else "", "an init model keeps its own unless given"]
     else:
         default = f.default if f.default is not MISSING else None
         shown = [f"default {'on' if default is True else 'off' if default is False else default}"
