@@ -295,14 +295,14 @@ class Trainer:
         tensors = collate([self.data.windows[i] for i in share], self.model.pad_id, [self.data.labels[i] for i in share])
         if self.audio is not None:
             tensors.update(self.audio.batch(self.data.windows, share, self.fractions))
-        tensors = Batch.of(tensors).to(self.device)
+        inputs = Batch.of(tensors).to(self.device)
         no_sync = self.ddp.no_sync() if self.ddp is not None and not sync else contextlib.nullcontext()
         with no_sync:
             with autocast(self.device):
-                out = (self.ddp or self.model)(tensors)
+                out = (self.ddp or self.model)(inputs)
             sums, counts = out["loss_sums"], out["loss_counts"].detach()
             if self.teachers is not None:  # one more term: the teachers' soft labels
-                extra_sum, extra_count = self.teachers.loss_sum(tensors, out)
+                extra_sum, extra_count = self.teachers.loss_sum(inputs, out)
                 sums, counts = torch.cat([sums, extra_sum[None]]), torch.cat([counts, extra_count[None].to(counts)])
             if self.world > 1:  # each term's mean over the global batch's words; DDP then averages over processes
                 dist.all_reduce(counts)
