@@ -29,7 +29,9 @@ def encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module
     only what training changed), or one of ``encoder_config`` (random for a new model; a full folder's
     weights load over it). ``light``: without transformers (``bert``), for prediction."""
     if light:
-        return load_pretrained_bert(resolve_encoder(config.transformer_model)) if pretrained else build_bert(config.encoder_config)
+        if pretrained:
+            return load_pretrained_bert(resolve_encoder(config.transformer_model))
+        return build_bert(config.encoder_config)
     from transformers import AutoConfig, AutoModel
 
     quiet_transformers()

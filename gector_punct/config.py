@@ -142,7 +142,8 @@ class ModelConfig:
 
     def __post_init__(self):
         if self.acoustic is not None and not isinstance(self.acoustic, AcousticConfig):
-            raise TypeError(f"acoustic: an AcousticConfig, not {type(self.acoustic).__name__} (AcousticConfig.from_json)")
+            kind = type(self.acoustic).__name__
+            raise TypeError(f"acoustic: an AcousticConfig (AcousticConfig.from_json), not {kind}")
         unknown = [s for s in self.switches if s not in TASKS]
         if unknown or len(set(self.switches)) != len(self.switches):
             raise ValueError(f"switches {list(self.switches)}: each one of {', '.join(TASKS)}, once")

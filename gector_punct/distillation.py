@@ -4,7 +4,8 @@ decisions of a model trained on that task alone (here the cascade's own single-t
 
 In: ``Teachers.load("disf=DIR,punc=DIR", student)``, trained taggers without switching tokens on the
 student's encoder and tokenizer. Out: ``loss_sum(batch, out)`` -> (summed loss, word count) of a
-batch (a ``batch.Batch`` with targets, and the student's output on it), which the trainer weighs against the gold punctuation loss (``term_weights``):
+batch (a ``batch.Batch`` with targets, and the student's output on it), which the trainer weighs against
+the gold punctuation loss (``term_weights``):
 
 - a window with ``disf`` on (``punc`` off) learns the disf teacher's P($DELETE) for each word it owns whose
   deletion the gold data knows (binary cross-entropy: only "deleted or not" is that task's decision);

@@ -1,10 +1,11 @@
 """The Seq2Labels tagger: encoder -> first subword of each word -> dropout -> one linear head per ``HEADS``.
 
 ``forward(batch)`` (a ``batch.Batch``) returns, per head, its ``logits_key`` / ``probs_key`` tensors
-(batch x words x labels). Given ``batch.targets`` (each head's ``target_key`` tensor) it also returns ``loss``: the sum over heads of the cross-entropy averaged over the words whose label is known
-(IGNORE is skipped, so an uncased corpus teaches nothing about case), and its parts ``loss_sums`` /
-``loss_counts`` (per head: summed cross-entropy, and known words or their summed class weights) so that
-distributed training can average over the global batch.
+(batch x words x labels). Given ``batch.targets`` (each head's ``target_key`` tensor) it also returns
+``loss``: the sum over heads of the cross-entropy averaged over the words whose label is known (IGNORE is
+skipped, so an uncased corpus teaches nothing about case), and its parts ``loss_sums`` / ``loss_counts``
+(per head: summed cross-entropy, and known words or their summed class weights) so that distributed
+training can average over the global batch.
 
 Settings live in ``ModelConfig`` (with the decoding defaults, ``DecodeConfig``), saved flat in
 ``config.json``. A model folder holds ``config.json``, ``model.safetensors``, ``tokenizer/`` and
@@ -126,7 +127,8 @@ class Seq2Labels(nn.Module):
             raise ValueError("a trained model's " + ", ".join(f"{k} ({getattr(current, k)!r}, asked {settings[k]!r})"
                                                               for k in fixed)
                              + " cannot change; leave the option out or train a new model")
-        self.config = replace(current, **{k: v for k, v in settings.items() if k in ModelConfig.ADJUSTABLE or k in added})
+        changed = {k: v for k, v in settings.items() if k in ModelConfig.ADJUSTABLE or k in added}
+        self.config = replace(current, **changed)
         self._build_parts()
         self.dropout.p = self.config.dropout
 

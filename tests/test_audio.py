@@ -108,7 +108,8 @@ def test_extractors_on_a_real_wav(settings):
 
 
 def test_fine_tuned_extractor_takes_waves_and_trains():
-    assistant = AcousticAssistant(AcousticConfig(extractor="wav2vec2", extractor_config=TINY_W2V, freeze_extractor=False))
+    settings = AcousticConfig(extractor="wav2vec2", extractor_config=TINY_W2V, freeze_extractor=False)
+    assistant = AcousticAssistant(settings)
     assert assistant.wants_waves
     wave = torch.from_numpy(load_audio(WAV))
     memory, mask, _ = assistant(torch.stack([wave, wave]), torch.tensor([len(wave), 8000]), torch.tensor([True, True]))

@@ -227,6 +227,7 @@ def test_weight_decay_can_leave_layer_norms_and_biases_alone():
     assert everything["weight_decay"] == 0.01 and ids(everything) == {id(p) for p in model.parameters()}
     decayed, kept = parameter_groups(model, 0.01, decay_norms=False)
     assert (decayed["weight_decay"], kept["weight_decay"]) == (0.01, 0.0)
-    norm, bias, matrix = model.encoder.embeddings.LayerNorm.weight, model.heads["labels"].bias, model.heads["labels"].weight
+    norm, head = model.encoder.embeddings.LayerNorm.weight, model.heads["labels"]
+    bias, matrix = head.bias, head.weight
     assert {id(norm), id(bias)} <= ids(kept) and id(matrix) in ids(decayed) and not ids(kept) & ids(decayed)
     assert all(p.dim() == 1 for p in kept["params"]) and all(p.dim() == 2 for p in decayed["params"])  # BERT's vectors
