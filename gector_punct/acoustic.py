@@ -1,9 +1,9 @@
 """The acoustic assistant of UniPunc: waves -> acoustic feature extractor -> down-sampler -> acoustic
 embeddings, or the learnable virtual embedding for a sample with no audio.
 
-* Feature extractors (``make_extractor(settings)``), each ``forward(waves (B, S), lengths (B,)) ->
-  (features (B, T, D), lengths (B,))`` on 16 kHz waves, and an ``extractor_id`` that names its weights
-  (the feature cache key):
+* Feature extractors (``make_extractor(settings)``, settings a ``config.AcousticConfig``), each
+  ``forward(waves (B, S), lengths (B,)) -> (features (B, T, D), lengths (B,))`` on 16 kHz waves, and an
+  ``extractor_id`` that names its weights (the feature cache key):
   ``fbank``: log-mel filterbank (transformers' ``audio_utils`` mel code), 100 frames/s, per-utterance mean
   and variance normalised, no weights; ``whisper``: a Whisper encoder (local folder, a folder name under
   ``$GECTOR_PUNCT_ENCODERS``, or hub name); every 30 s chunk is padded to the 3000 mel frames Whisper
@@ -30,20 +30,10 @@ import torch
 from torch import nn
 
 from .audio import SAMPLE_RATE
+from .config import AcousticConfig
 from .runtime import quiet_transformers
 
-DEFAULTS = {"extractor": "fbank", "extractor_model": None, "extractor_config": None, "freeze_extractor": True,
-            "n_mels": 80, "dim": 128, "kernel": 15, "strides": [5, 5], "virtual_length": 5, "layers": 2,
-            "heads": 4, "attention_dim": 128, "dropout": 0.1, "positions": True}
 ENCODERS_ENV = "GECTOR_PUNCT_ENCODERS"
-
-
-def settings_of(config: dict | None) -> dict:
-    """The acoustic settings of a model config with every default filled in."""
-    unknown = set(config or {}) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown acoustic settings {sorted(unknown)} (known: {sorted(DEFAULTS)})")
-    return dict(DEFAULTS, **(config or {}))
 
 
 def resolve_speech_encoder(name: str) -> str:
@@ -148,16 +138,16 @@ class Wav2Vec2Extractor(nn.Module):
         return hidden, out_lengths
 
 
-def make_extractor(s: dict) -> nn.Module:
+def make_extractor(s: AcousticConfig) -> nn.Module:
     quiet_transformers()
-    if s["extractor"] == "fbank":
-        return FbankExtractor(s["n_mels"])
-    if s["extractor"] in ("whisper", "wav2vec2"):
-        if not s["extractor_model"] and s["extractor_config"] is None:
-            raise ValueError(f"the {s['extractor']} extractor needs extractor_model (a folder or hub name)")
-        kind = WhisperExtractor if s["extractor"] == "whisper" else Wav2Vec2Extractor
-        return kind(s["extractor_model"], s["extractor_config"])
-    raise ValueError(f"unknown acoustic extractor {s['extractor']!r} (fbank, whisper, wav2vec2)")
+    if s.extractor == "fbank":
+        return FbankExtractor(s.n_mels)
+    if s.extractor in ("whisper", "wav2vec2"):
+        if not s.extractor_model and s.extractor_config is None:
+            raise ValueError(f"the {s.extractor} extractor needs extractor_model (a folder or hub name)")
+        kind = WhisperExtractor if s.extractor == "whisper" else Wav2Vec2Extractor
+        return kind(s.extractor_model, s.extractor_config)
+    raise ValueError(f"unknown acoustic extractor {s.extractor!r} (fbank, whisper, wav2vec2)")
 
 
 def _pad(rows: list[torch.Tensor], device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -192,15 +182,15 @@ class DownSampler(nn.Module):
 
 
 class AcousticAssistant(nn.Module):
-    def __init__(self, settings: dict):
+    def __init__(self, settings: AcousticConfig):
         super().__init__()
-        self.settings = s = settings_of(settings)
+        self.settings = s = settings
         self.extractor = make_extractor(s)
-        self.frozen = bool(s["freeze_extractor"])
+        self.frozen = bool(s.freeze_extractor)
         if self.frozen:
             self.extractor.requires_grad_(False)
-        self.downsample = DownSampler(self.extractor.dim, s["dim"], s["kernel"], tuple(s["strides"]))
-        self.virtual = nn.Parameter(torch.randn(s["virtual_length"], s["dim"]) * 0.02)
+        self.downsample = DownSampler(self.extractor.dim, s.dim, s.kernel, tuple(s.strides))
+        self.virtual = nn.Parameter(torch.randn(s.virtual_length, s.dim) * 0.02)
 
     @property
     def wants_waves(self) -> bool:

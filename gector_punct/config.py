@@ -1,9 +1,10 @@
 """A tagger's settings and the config.json that holds them.
 
 ``ModelConfig`` (every setting of a tagger) with ``DecodeConfig`` (its decoding defaults) are saved flat in a
-model folder's ``config.json`` together with how the folder stores its weights (``STORAGE_KEYS``);
-``read_config(folder) -> (ModelConfig, storage)``, ``write_config`` and ``store_decode_defaults`` are the
-only readers and writers of that file. A folder that cannot be read raises ``ModelFolderError``, naming it.
+model folder's ``config.json`` (``AcousticConfig``, an audio model's acoustic part, as one nested object)
+together with how the folder stores its weights (``WeightStorage``); ``read_config(folder) -> (ModelConfig,
+WeightStorage)``, ``write_config`` and ``store_decode_defaults`` are the only readers and writers of that
+file. A folder that cannot be read raises ``ModelFolderError``, naming it.
 An ensemble folder holds ``ensemble.json`` instead (``EnsembleConfig``: member model folders, relative to it,
 and the ensemble's own decoding defaults); ``model_folders(paths)`` expands ensemble folders into their members.
 """
@@ -26,7 +27,57 @@ class ModelFolderError(ValueError):
     """A model folder that cannot be read (missing, truncated or foreign files); the message names it."""
 
 
-STORAGE_KEYS = ("format", "partial", "lowrank")  # how config.json's folder stores the weights, not settings
+@dataclass(frozen=True)
+class WeightStorage:
+    """How a model folder stores its weights (config.json's keys beside the settings). ``partial``: only what
+    training changed, the rest is the pretrained ``transformer_model``'s; ``lowrank``: the rank of the stored
+    encoder deltas (None: none); ``base_fingerprint``: ``storage.base_fingerprint`` of the pretrained encoder
+    a partial folder was written over (None in folders written before it was recorded: not checked)."""
+
+    partial: bool = False
+    lowrank: int | None = None
+    base_fingerprint: str | None = None
+
+
+STORAGE_KEYS = ("format",) + tuple(f.name for f in fields(WeightStorage))
+
+
+@dataclass(frozen=True)
+class AcousticConfig:
+    """The acoustic part of a UniPunc tagger (``acoustic.AcousticAssistant`` + ``bootstrapper``).
+    ``extractor``: fbank (log-mel, ``n_mels`` bands), whisper or wav2vec2 (``extractor_model``: a folder or
+    hub name; or ``extractor_config``, a random encoder of that transformers config, in tests), frozen
+    unless ``freeze_extractor`` is False; a down-sampler of ``len(strides)`` convolutions (``kernel``,
+    ``strides``) to ``dim``; ``virtual_length`` learned rows stand in for missing audio; the bootstrapper has
+    ``layers`` layers of ``heads`` heads over ``attention_dim``, ``dropout``, and ``positions``: whether it
+    aligns text and audio by their relative positions."""
+
+    extractor: str = "fbank"
+    extractor_model: str | None = None
+    extractor_config: dict | None = None
+    freeze_extractor: bool = True
+    n_mels: int = 80
+    dim: int = 128
+    kernel: int = 15
+    strides: tuple[int, ...] = (5, 5)
+    virtual_length: int = 5
+    layers: int = 2
+    heads: int = 4
+    attention_dim: int = 128
+    dropout: float = 0.1
+    positions: bool = True
+
+    @classmethod
+    def from_json(cls, values: dict) -> AcousticConfig:
+        """A JSON object of acoustic settings (any subset; the rest default) -> the config; unknown keys raise
+        ValueError."""
+        known = {f.name for f in fields(cls)}
+        if not isinstance(values, dict) or set(values) - known:
+            found = sorted(set(values) - known) if isinstance(values, dict) else type(values).__name__
+            raise ValueError(f"unknown acoustic settings {found} (known: {sorted(known)})")
+        if "strides" in values:  # a JSON list
+            values = dict(values, strides=tuple(values["strides"]))
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -84,17 +135,21 @@ class ModelConfig:
     dropout: float = 0.1
     label_smoothing: float = 0.0
     store_dtype: str = "float32"
-    acoustic: dict | None = None
+    acoustic: AcousticConfig | None = None
     case_context: bool = False
     switches: tuple[str, ...] = ()
     decode: DecodeConfig = field(default_factory=DecodeConfig)
 
     def __post_init__(self):
+        if self.acoustic is not None and not isinstance(self.acoustic, AcousticConfig):
+            kind = type(self.acoustic).__name__
+            raise TypeError(f"acoustic: an AcousticConfig (AcousticConfig.from_json), not {kind}")
         unknown = [s for s in self.switches if s not in TASKS]
         if unknown or len(set(self.switches)) != len(self.switches):
             raise ValueError(f"switches {list(self.switches)}: each one of {', '.join(TASKS)}, once")
 
     ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype")
+    ADDABLE = ("acoustic", "case_context", "switches")  # a trained model lacking the part may be given it
 
     def to_json(self) -> dict:
         values = asdict(self)
@@ -112,12 +167,14 @@ class ModelConfig:
         decode = DecodeConfig(**{k: v for k, v in values.items() if k in decode_names})
         if "switches" in values:  # a JSON list
             values["switches"] = tuple(values["switches"] or ())
+        if values.get("acoustic") is not None:
+            values["acoustic"] = AcousticConfig.from_json(values["acoustic"])
         return cls(decode=decode, **{k: v for k, v in values.items() if k in known})
 
 
 
-def read_config(directory: str) -> tuple[ModelConfig, dict]:
-    """config.json -> (settings, storage facts: format, partial, lowrank)."""
+def read_config(directory: str) -> tuple[ModelConfig, WeightStorage]:
+    """config.json -> (settings, how the folder stores its weights)."""
     path = os.path.join(directory, "config.json")
     if not os.path.isfile(path):
         raise ModelFolderError(f"{path}: missing (not a model folder)")
@@ -129,11 +186,16 @@ def read_config(directory: str) -> tuple[ModelConfig, dict]:
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         found = raw.get("format") if isinstance(raw, dict) else type(raw).__name__
         raise ModelFolderError(f"{path}: not a gector-punct model folder (format {found!r}, expected {FORMAT!r})")
-    return ModelConfig.from_json(raw, path), {k: raw.get(k) for k in STORAGE_KEYS}
+    storage = WeightStorage(**{f.name: raw[f.name] for f in fields(WeightStorage) if raw.get(f.name) is not None})
+    return ModelConfig.from_json(raw, path), storage
 
 
-def write_config(directory: str, config: ModelConfig, partial: bool, lowrank: int | None) -> None:
-    values = dict(config.to_json(), format=FORMAT, partial=partial, lowrank=lowrank)
+def write_config(directory: str, config: ModelConfig, storage: WeightStorage) -> None:
+    """The settings and storage facts as ``directory``'s config.json (atomically); ``encoder_config`` without
+    transformers' ``_name_or_path`` (the folder the encoder was read from on the machine that wrote it)."""
+    values = dict(config.to_json(), format=FORMAT, **asdict(storage))
+    if values.get("encoder_config"):
+        values["encoder_config"] = {k: v for k, v in values["encoder_config"].items() if k != "_name_or_path"}
     with atomic_write(os.path.join(directory, "config.json")) as out:
         json.dump(values, out, indent=2, sort_keys=True, default=str)
 
@@ -145,7 +207,7 @@ def store_decode_defaults(directory: str, decode: DecodeConfig) -> None:
         write_ensemble(directory, replace(read_ensemble(directory), decode=decode))
         return
     config, storage = read_config(directory)
-    write_config(directory, replace(config, decode=decode), bool(storage.get("partial")), storage.get("lowrank"))
+    write_config(directory, replace(config, decode=decode), storage)
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 decisions of a model trained on that task alone (here the cascade's own single-task models).
 
 In: ``Teachers.load("disf=DIR,punc=DIR", student)``, trained taggers without switching tokens on the
-student's encoder and tokenizer. Out: ``loss_sum(tensors, out)`` -> (summed loss, word count) of a
-batch, which the trainer weighs against the gold punctuation loss (``term_weights``):
+student's encoder and tokenizer. Out: ``loss_sum(batch, out)`` -> (summed loss, word count) of a
+batch (a ``batch.Batch`` with targets, and the student's output on it), which the trainer weighs against
+the gold punctuation loss (``term_weights``):
 
 - a window with ``disf`` on (``punc`` off) learns the disf teacher's P($DELETE) for each word it owns whose
   deletion the gold data knows (binary cross-entropy: only "deleted or not" is that task's decision);
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import torch
 
+from .batch import Batch
 from .model import Seq2Labels
 from .tags import DELETE
 from .tasks import TASKS
@@ -81,12 +83,12 @@ class Teachers:
         weights[punct_index], weights[-1] = 1.0 - w, w
         return weights
 
-    def loss_sum(self, tensors: dict, out: dict) -> tuple[torch.Tensor, torch.Tensor]:
+    def loss_sum(self, batch: Batch, out: dict) -> tuple[torch.Tensor, torch.Tensor]:
         logits = out[PUNCT_HEAD.logits_key]
-        target = tensors[PUNCT_HEAD.target_key].masked_fill(~tensors["word_mask"], IGNORE)
+        target = batch.targets[PUNCT_HEAD.target_key].masked_fill(~batch.word_mask, IGNORE)
         total, count = logits.new_zeros(()), logits.new_zeros(())
         for task, teacher in self.by_task.items():
-            words = self._taught_words(task, target, tensors["switches"])
+            words = self._taught_words(task, target, batch.switches)
             if not words.any():
                 continue
             rows = words.any(1).nonzero().squeeze(1)
@@ -94,7 +96,7 @@ class Teachers:
             if task == "punc" and self.marks_with_disf:  # read fluent: the gold deletions left out
                 dropped = (target[rows] == self.student_delete) if self.student_delete != IGNORE else None
             with torch.no_grad():
-                probs = self._teacher_probs(teacher, tensors, rows, dropped)
+                probs = self._teacher_probs(teacher, batch, rows, dropped)
             if task == "disf":
                 log_probs = logits[rows].log_softmax(-1)
                 kept = _without(log_probs, self.student_delete).logsumexp(-1)  # log P(not deleted)
@@ -121,32 +123,32 @@ class Teachers:
             words |= (target == KEPT) & disf_on[:, None]
         return words
 
-    def _teacher_probs(self, teacher: Seq2Labels, tensors: dict, rows: torch.Tensor,
+    def _teacher_probs(self, teacher: Seq2Labels, batch: Batch, rows: torch.Tensor,
                        dropped: torch.Tensor | None = None) -> torch.Tensor:
         """The teacher's punctuation probabilities for the windows ``rows``, read without the switch slots
         and, where ``dropped`` (rows x words) is True, without those words; a dropped word's row is 0."""
         at, n = self.slots
         if dropped is not None and dropped.any():
-            batch, places = self._fluent_windows(tensors, rows, dropped, teacher.pad_id)
-            probs = teacher(**batch)[PUNCT_HEAD.probs_key].float()
+            fluent, places = self._fluent_windows(batch, rows, dropped, teacher.pad_id)
+            probs = teacher(fluent)[PUNCT_HEAD.probs_key].float()
             out = probs.new_zeros(dropped.shape + probs.shape[-1:])
-            r, k = batch["word_mask"].nonzero(as_tuple=True)
+            r, k = fluent.word_mask.nonzero(as_tuple=True)
             out[r, places[r, k]] = probs[r, k]
             return out
-        ids, mask = tensors["input_ids"][rows], tensors["attention_mask"][rows]
+        ids, mask = batch.input_ids[rows], batch.attention_mask[rows]
         ids = torch.cat([ids[:, :at], ids[:, at + n:]], dim=1)
         mask = torch.cat([mask[:, :at], mask[:, at + n:]], dim=1)
-        starts = (tensors["word_starts"][rows] - n).clamp(min=0)
-        out = teacher(input_ids=ids, attention_mask=mask, word_starts=starts, word_mask=tensors["word_mask"][rows])
+        starts = (batch.word_starts[rows] - n).clamp(min=0)
+        out = teacher(Batch(ids, mask, starts, batch.word_mask[rows]))
         return out[PUNCT_HEAD.probs_key].float()
 
-    def _fluent_windows(self, tensors: dict, rows: torch.Tensor, dropped: torch.Tensor, pad_id: int
-                        ) -> tuple[dict, torch.Tensor]:
+    def _fluent_windows(self, batch: Batch, rows: torch.Tensor, dropped: torch.Tensor, pad_id: int
+                        ) -> tuple[Batch, torch.Tensor]:
         """The windows ``rows`` rebuilt without their switch slots and the ``dropped`` words' subwords, as
         collate gives them, and for each of their words its position in the student's window."""
         at, n = self.slots
-        ids_all, lengths = tensors["input_ids"][rows].tolist(), tensors["attention_mask"][rows].sum(1).tolist()
-        word_counts, starts_all = tensors["word_mask"][rows].sum(1).tolist(), tensors["word_starts"][rows].tolist()
+        ids_all, lengths = batch.input_ids[rows].tolist(), batch.attention_mask[rows].sum(1).tolist()
+        word_counts, starts_all = batch.word_mask[rows].sum(1).tolist(), batch.word_starts[rows].tolist()
         seqs, starts, places = [], [], []
         for ids, length, count, begin, gone in zip(ids_all, lengths, word_counts, starts_all, dropped.tolist()):
             ends = begin[1:count] + [length - self.suffix]
@@ -158,19 +160,18 @@ class Teachers:
             seqs.append(seq + ids[length - self.suffix:length])
             places.append(kept)
         width, words = max(map(len, seqs)), max(max(map(len, places)), 1)
-        batch = {"input_ids": torch.full((len(seqs), width), pad_id, dtype=torch.long),
-                 "attention_mask": torch.zeros(len(seqs), width, dtype=torch.long),
-                 "word_starts": torch.zeros(len(seqs), words, dtype=torch.long),
-                 "word_mask": torch.zeros(len(seqs), words, dtype=torch.bool)}
+        fluent = Batch(torch.full((len(seqs), width), pad_id, dtype=torch.long),
+                       torch.zeros(len(seqs), width, dtype=torch.long),
+                       torch.zeros(len(seqs), words, dtype=torch.long), torch.zeros(len(seqs), words, dtype=torch.bool))
         place = torch.zeros(len(seqs), words, dtype=torch.long)
         for r, (seq, s, p) in enumerate(zip(seqs, starts, places)):
-            batch["input_ids"][r, :len(seq)] = torch.tensor(seq)
-            batch["attention_mask"][r, :len(seq)] = 1
-            batch["word_starts"][r, :len(s)] = torch.tensor(s, dtype=torch.long)
-            batch["word_mask"][r, :len(s)] = True
+            fluent.input_ids[r, :len(seq)] = torch.tensor(seq)
+            fluent.attention_mask[r, :len(seq)] = 1
+            fluent.word_starts[r, :len(s)] = torch.tensor(s, dtype=torch.long)
+            fluent.word_mask[r, :len(s)] = True
             place[r, :len(p)] = torch.tensor(p, dtype=torch.long)
-        device = tensors["input_ids"].device
-        return {k: v.to(device) for k, v in batch.items()}, place.to(device)
+        device = batch.input_ids.device
+        return fluent.to(device), place.to(device)
 
 
 def _without(values: torch.Tensor, index: int) -> torch.Tensor:

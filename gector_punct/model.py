@@ -1,27 +1,32 @@
 """The Seq2Labels tagger: encoder -> first subword of each word -> dropout -> one linear head per ``HEADS``.
 
-``forward(input_ids, attention_mask, word_starts, word_mask, **targets)`` returns, per head, its
-``logits_key`` / ``probs_key`` tensors (batch x words x labels). Given each head's ``target_key`` tensor it
-also returns ``loss``: the sum over heads of the cross-entropy averaged over the words whose label is known
-(IGNORE is skipped, so an uncased corpus teaches nothing about case), and its parts ``loss_sums`` /
-``loss_counts`` (per head: summed cross-entropy, and known words or their summed class weights) so that
-distributed training can average over the global batch.
+``forward(batch)`` (a ``batch.Batch``) returns, per head, its ``logits_key`` / ``probs_key`` tensors
+(batch x words x labels). Given ``batch.targets`` (each head's ``target_key`` tensor) it also returns
+``loss``: the sum over heads of the cross-entropy averaged over the words whose label is known (IGNORE is
+skipped, so an uncased corpus teaches nothing about case), and its parts ``loss_sums`` / ``loss_counts``
+(per head: summed cross-entropy, and known words or their summed class weights) so that distributed
+training can average over the global batch.
 
 Settings live in ``ModelConfig`` (with the decoding defaults, ``DecodeConfig``), saved flat in
 ``config.json``. A model folder holds ``config.json``, ``model.safetensors``, ``tokenizer/`` and
 ``vocabulary/``; ``load`` reads it with no network and no unpickling. A *partial* folder (``--train_layers``
 or ``lowrank``) stores only what training changed; the rest loads from the pretrained
-``transformer_model``. A frozen pretrained speech encoder (UniPunc) is never stored either.
+``transformer_model``, whose ``storage.base_fingerprint`` the folder records: loading over an installed
+encoder with another fingerprint is refused (``ModelFolderError``). A frozen pretrained speech encoder
+(UniPunc) is never stored either.
+
+The optional parts (audio, case context, switching tokens) are built from the config at construction, and
+added by ``adjust`` to a trained model that lacks them; ``forward`` reads each one's inputs from the batch.
 
 Switching tokens (seed 001): with ``switches`` (e.g. ``("disf", "punc")``) each window carries one slot per
-task after its special prefix; ``forward`` then also takes ``switches`` (batch x tasks: 0 off, 1 on) and
-puts each task's learned on/off vector in its slot (``inputs_embeds``). A punctuation target ``KEPT`` (a
+task after its special prefix; ``forward`` then also reads ``batch.switches`` (batch x tasks: 0 off, 1 on)
+and puts each task's learned on/off vector in its slot (``inputs_embeds``). A punctuation target ``KEPT`` (a
 word that stays while the punc task is off) is scored as -log P(not ``$DELETE``). In a window whose ``disf``
 switch is off, ``$DELETE`` is not in the punctuation head's distribution at all (its logit is -inf), so an
 off task is neither predicted nor taught.
 
-UniPunc (audio): ``acoustic`` settings (``acoustic.DEFAULTS``) put an acoustic assistant and a coordinate
-bootstrapper between the encoder and the heads; ``forward`` then also takes ``acoustic`` /
+UniPunc (audio): ``acoustic`` settings (``config.AcousticConfig``) put an acoustic assistant and a coordinate
+bootstrapper between the encoder and the heads; ``forward`` then also reads ``batch.acoustic`` /
 ``acoustic_lengths`` / ``has_audio`` / ``text_positions`` (``audio_data.AudioLines.batch``).
 """
 from __future__ import annotations
@@ -35,18 +40,20 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 from torch import nn
 
-from .acoustic import AcousticAssistant, settings_of
-from .bert import WordPieceTokenizer, build_bert, light_encoder_possible, load_pretrained_bert
+from .acoustic import AcousticAssistant
+from .base_encoder import checked_base, encoder_for, fit_embeddings, in_top_layers
+from .batch import Batch
+from .bert import WordPieceTokenizer, light_encoder_possible
 from .bootstrapper import CoordinateBootstrapper
-from .config import DecodeConfig, ModelConfig, ModelFolderError, read_config, store_decode_defaults, write_config
+from .config import (DecodeConfig, ModelConfig, ModelFolderError, WeightStorage, read_config, store_decode_defaults,
+                     write_config)
 from .encoding import TextEncoder, load_tokenizer, resolve_encoder
 from .io import replace_dir, temporary_dir
-from .runtime import quiet_transformers
-from .storage import expand_lowrank, lowrank_state
+from .storage import base_fingerprint, expand_lowrank, lowrank_state
 from .tags import DELETE, MARK_CONTEXTS
 from .vocabulary import CASE_HEAD, HEADS, IGNORE, KEPT, PUNCT_HEAD, Vocabulary
 
-__all__ = ["DecodeConfig", "ModelConfig", "ModelFolderError", "Seq2Labels", "store_decode_defaults"]
+__all__ = ["Batch", "DecodeConfig", "ModelConfig", "ModelFolderError", "Seq2Labels", "store_decode_defaults"]
 
 
 class Seq2Labels(nn.Module):
@@ -58,44 +65,32 @@ class Seq2Labels(nn.Module):
         self.heads = nn.ModuleDict({h.name: nn.Linear(hidden, vocab.size(h.namespace)) for h in HEADS})
         self.class_weights: dict[str, torch.Tensor] = {}  # head name -> cross-entropy weight per label (training)
         self.stored_keys: set[str] | None = None  # None: store everything
-        self.acoustic = self.bootstrapper = self.mark_embedding = None
-        if config.acoustic:
-            self.add_acoustic(config.acoustic)
-        if config.case_context:
-            self.add_case_context()
-        self.switch_embedding = None
-        if config.switches:
-            self.add_switches(config.switches)
+        self.base_fingerprint: str | None = None  # the pretrained encoder's (storage.base_fingerprint), when read
+        self.acoustic = self.bootstrapper = self.mark_embedding = self.switch_embedding = None
+        self._build_parts()
 
-    def add_acoustic(self, settings: dict) -> None:
-        """Make this a UniPunc tagger. The new bootstrapper starts as the identity (zero output projections),
-        so until it is trained the tagger predicts exactly as the text model it was added to."""
-        s = settings_of(settings)
-        self.config = replace(self.config, acoustic=dict(settings))
-        self.acoustic = AcousticAssistant(s)
-        self.bootstrapper = CoordinateBootstrapper(self.encoder.config.hidden_size, s["dim"], s["layers"], s["heads"],
-                                                   s["attention_dim"], s["dropout"], s["positions"])
+    def _build_parts(self) -> None:
+        """Register the parts the config asks for and the model lacks, each a no-op until trained where it can
+        be: the acoustic assistant and coordinate bootstrapper (``acoustic``; zero output projections: the
+        identity), one vector per mark context added before the case head (``case_context``; zeros), and per
+        switching task two vectors, off and on, for its slot at the start of every window (``switches``).
+        A partially stored model stores its new parts too."""
+        c, hidden = self.config, self.encoder.config.hidden_size
+        before = set(self.state_dict())
+        if c.acoustic is not None and self.acoustic is None:
+            s = c.acoustic
+            self.acoustic = AcousticAssistant(s)
+            self.bootstrapper = CoordinateBootstrapper(hidden, s.dim, s.layers, s.heads, s.attention_dim, s.dropout,
+                                                       s.positions)
+        if c.case_context and self.mark_embedding is None:
+            self.mark_embedding = nn.Embedding(len(MARK_CONTEXTS), hidden)
+            nn.init.zeros_(self.mark_embedding.weight)
+        if c.switches and self.switch_embedding is None:
+            self.switch_embedding = nn.Embedding(2 * len(c.switches), hidden)
+            nn.init.normal_(self.switch_embedding.weight, 0.0, getattr(self.encoder.config, "initializer_range", 0.02))
+            self.switch_offset = self.text_encoder().switch_offset
         if self.stored_keys is not None:
-            self.stored_keys |= {k for k in self.state_dict() if k.startswith(("acoustic.", "bootstrapper."))}
-
-    def add_case_context(self) -> None:
-        """Condition the case head on the word before's mark context: one learned vector per context, added
-        to the word's vector before the case head. Zero at first, so the tagger predicts as before."""
-        self.config = replace(self.config, case_context=True)
-        self.mark_embedding = nn.Embedding(len(MARK_CONTEXTS), self.encoder.config.hidden_size)
-        nn.init.zeros_(self.mark_embedding.weight)
-        if self.stored_keys is not None:
-            self.stored_keys.add("mark_embedding.weight")
-
-    def add_switches(self, switches) -> None:
-        """Give the tagger switching tokens (seed 001): per task, two learned vectors (off, on), one of which
-        replaces the placeholder embedding of the task's slot at the start of every window."""
-        self.config = replace(self.config, switches=tuple(switches))
-        self.switch_embedding = nn.Embedding(2 * len(switches), self.encoder.config.hidden_size)
-        nn.init.normal_(self.switch_embedding.weight, 0.0, getattr(self.encoder.config, "initializer_range", 0.02))
-        self.switch_offset = self.text_encoder().switch_offset
-        if self.stored_keys is not None:
-            self.stored_keys.add("switch_embedding.weight")
+            self.stored_keys |= set(self.state_dict()) - before
 
     def grow_labels(self, seen: Vocabulary) -> list[str]:
         """Add the labels ``seen`` (a training set's vocabulary) has and this model's lacks (``$DELETE`` for a
@@ -120,21 +115,21 @@ class Seq2Labels(nn.Module):
 
     def adjust(self, **settings) -> None:
         """Apply settings to an existing model (``--init_model``): the ``ModelConfig.ADJUSTABLE`` ones
-        change, ``acoustic`` is added to a text model; any other setting that differs raises ValueError."""
-        if settings.get("acoustic") is not None and self.acoustic is None:
-            self.add_acoustic(settings["acoustic"])
-        if settings.get("case_context") and self.mark_embedding is None:
-            self.add_case_context()
-        if settings.get("switches") and not self.config.switches:
-            self.add_switches(settings["switches"])
+        change; ``acoustic``, ``case_context`` and ``switches`` add their part to a model that lacks it
+        (``_build_parts``); any other setting that differs raises ValueError."""
         if "switches" in settings:
             settings = dict(settings, switches=tuple(settings["switches"]))
-        current = self.config.to_json()
-        fixed = sorted(k for k, v in settings.items() if k not in ModelConfig.ADJUSTABLE and not _same(k, current[k], v))
+        current = self.config
+        added = {k for k in ModelConfig.ADDABLE if settings.get(k) and not getattr(current, k)}
+        fixed = sorted(k for k, v in settings.items()
+                       if k not in ModelConfig.ADJUSTABLE and k not in added and getattr(current, k) != v)
         if fixed:
-            raise ValueError("a trained model's " + ", ".join(f"{k} ({current[k]!r}, asked {settings[k]!r})" for k in fixed)
+            raise ValueError("a trained model's " + ", ".join(f"{k} ({getattr(current, k)!r}, asked {settings[k]!r})"
+                                                              for k in fixed)
                              + " cannot change; leave the option out or train a new model")
-        self.config = replace(self.config, **{k: v for k, v in settings.items() if k in ModelConfig.ADJUSTABLE})
+        changed = {k: v for k, v in settings.items() if k in ModelConfig.ADJUSTABLE or k in added}
+        self.config = replace(current, **changed)
+        self._build_parts()
         self.dropout.p = self.config.dropout
 
     def text_encoder(self, max_len: int | None = None) -> TextEncoder:
@@ -159,51 +154,60 @@ class Seq2Labels(nn.Module):
     def _external(self, key: str) -> bool:
         """A frozen pretrained speech encoder's weight: loaded from its own folder, never stored."""
         return (key.startswith("acoustic.extractor.") and self.acoustic is not None and self.acoustic.frozen
-                and not self.acoustic.settings["extractor_config"])
+                and not self.acoustic.settings.extractor_config)
 
     @classmethod
     def create(cls, vocab: Vocabulary, config: ModelConfig) -> Seq2Labels:
         """A new tagger on the pretrained encoder (or, with ``encoder_config``, a randomly initialised one)."""
         tokenizer = load_tokenizer(config.transformer_model, config.special_tokens_fix)
-        encoder = _encoder_for(config, pretrained=config.encoder_config is None, light=False)
-        _fit_embeddings(encoder, tokenizer)
-        return cls(encoder, vocab, tokenizer, config)
+        pretrained = config.encoder_config is None
+        encoder = encoder_for(config, pretrained=pretrained, light=False)
+        fingerprint = base_fingerprint(encoder.state_dict()) if pretrained else None
+        fit_embeddings(encoder, tokenizer)
+        model = cls(encoder, vocab, tokenizer, config)
+        model.base_fingerprint = fingerprint
+        return model
 
-    def forward(self, input_ids, attention_mask, word_starts, word_mask, acoustic=None, acoustic_lengths=None,
-                has_audio=None, text_positions=None, prev_mark=None, switches=None, **targets) -> dict[str, torch.Tensor]:
+    def forward(self, batch: Batch) -> dict[str, torch.Tensor]:
+        """Per head, its logits and probabilities (windows x words x labels; a ``case_context`` model's case
+        head without ``prev_mark``: windows x words x contexts x labels); with ``batch.targets`` also the loss."""
         if self.switch_embedding is None:
-            hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+            hidden = self.encoder(input_ids=batch.input_ids, attention_mask=batch.attention_mask).last_hidden_state
         else:
-            hidden = self.encoder(inputs_embeds=self._embed_switches(input_ids, switches),
-                                  attention_mask=attention_mask).last_hidden_state
+            hidden = self.encoder(inputs_embeds=self._embed_switches(batch.input_ids, batch.switches),
+                                  attention_mask=batch.attention_mask).last_hidden_state
         if self.bootstrapper is not None:
-            if text_positions is None:
-                raise ValueError("an audio model needs text_positions (gector_punct.audio_data.AudioLines.batch)")
-            if has_audio is None:
-                has_audio = torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)
-            memory, memory_mask, memory_positions = self.acoustic(acoustic, acoustic_lengths, has_audio)
-            hidden = self.bootstrapper(hidden, attention_mask.bool(), memory, memory_mask, text_positions.to(hidden.dtype),
-                                       memory_positions)
-        index = word_starts.unsqueeze(-1).expand(-1, -1, hidden.size(-1))
+            hidden = self._with_audio(hidden, batch)
+        index = batch.word_starts.unsqueeze(-1).expand(-1, -1, hidden.size(-1))
         words = self.dropout(hidden.gather(1, index))
-        unknown = set(targets) - {h.target_key for h in HEADS}
-        if unknown:
-            raise TypeError(f"unexpected inputs {sorted(unknown)}")
+        targets = batch.targets
         out: dict[str, torch.Tensor] = {}
         for head in HEADS:
             logits = self.heads[head.name](words).float()
             if head is CASE_HEAD and self.mark_embedding is not None:
-                logits = self._case_in_context(logits, prev_mark, bool(targets))
-            if head is PUNCT_HEAD and switches is not None:
-                logits = self._without_deletion_when_off(logits, switches)
+                logits = self._case_in_context(logits, batch.prev_mark, bool(targets))
+            if head is PUNCT_HEAD and batch.switches is not None:
+                logits = self._without_deletion_when_off(logits, batch.switches)
             out[head.logits_key], out[head.probs_key] = logits, logits.softmax(-1)
         if targets:
-            parts = [self._loss_sum(out[h.logits_key], targets[h.target_key], word_mask, self.class_weights.get(h.name))
-                     for h in HEADS]
+            parts = [self._loss_sum(out[h.logits_key], targets[h.target_key], batch.word_mask,
+                                    self.class_weights.get(h.name)) for h in HEADS]
             out["loss_sums"] = torch.stack([total for total, _ in parts])
             out["loss_counts"] = torch.stack([known for _, known in parts])
             out["loss"] = (out["loss_sums"] / out["loss_counts"].clamp(min=1)).sum()
         return out
+
+    def _with_audio(self, hidden: torch.Tensor, batch: Batch) -> torch.Tensor:
+        """The encoder's output after the coordinate bootstrapper has read the batch's audio (or, for a window
+        without, the virtual embedding)."""
+        if batch.text_positions is None:
+            raise ValueError("an audio model needs text_positions (gector_punct.audio_data.AudioLines.batch)")
+        has_audio = batch.has_audio
+        if has_audio is None:
+            has_audio = torch.zeros(hidden.shape[0], dtype=torch.bool, device=hidden.device)
+        memory, memory_mask, memory_positions = self.acoustic(batch.acoustic, batch.acoustic_lengths, has_audio)
+        return self.bootstrapper(hidden, batch.attention_mask.bool(), memory, memory_mask,
+                                 batch.text_positions.to(hidden.dtype), memory_positions)
 
     def _embed_switches(self, input_ids: torch.Tensor, switches: torch.Tensor | None) -> torch.Tensor:
         """Word embeddings with each switch slot's placeholder replaced by its task's on/off vector."""
@@ -289,14 +293,16 @@ class Seq2Labels(nn.Module):
         """The model's files into an existing folder (``save`` without the rename: a checkpoint adds its own)."""
         dtype = getattr(torch, store_dtype or self.config.store_dtype)
         if lowrank:
-            state = self._lowrank_state(lowrank, lowrank_bits)
+            state, fingerprint = self._lowrank_state(lowrank, lowrank_bits)
         else:
             state = {k: v for k, v in self.state_dict().items() if self.stored_keys is None or k in self.stored_keys}
+            fingerprint = self.base_fingerprint
         state = {k: (v.to(dtype) if v.is_floating_point() else v).detach().cpu().contiguous()
                  for k, v in state.items() if not self._external(k)}
         save_file(state, os.path.join(folder, "model.safetensors"))
         config = replace(self.config, encoder_config=self.encoder.config.to_dict())
-        write_config(folder, config, partial=bool(lowrank) or self.stored_keys is not None, lowrank=lowrank)
+        partial = bool(lowrank) or self.stored_keys is not None
+        write_config(folder, config, WeightStorage(partial, lowrank, fingerprint if partial else None))
         if base_tokenizer and not (lowrank and not self.config.special_tokens_fix):
             raise ValueError("only a low-rank model without added tokens can leave its tokenizer to the base encoder")
         if not base_tokenizer:
@@ -323,18 +329,20 @@ class Seq2Labels(nn.Module):
     def _assemble(cls, directory: str, vocab_path: str | None, light: bool) -> Seq2Labels:
         config, storage = read_config(directory)
         # A low-rank folder may leave the tokenizer to its base encoder (``save(base_tokenizer=True)``).
-        own_tokenizer = os.path.exists(os.path.join(directory, "tokenizer")) or not storage.get("lowrank")
+        own_tokenizer = os.path.exists(os.path.join(directory, "tokenizer")) or not storage.lowrank
         for part in (("tokenizer",) if own_tokenizer else ()) + ("model.safetensors",) + (() if vocab_path else ("vocabulary",)):
             if not os.path.exists(os.path.join(directory, part)):
                 raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
         tokenizer_dir = os.path.join(directory, "tokenizer") if own_tokenizer else resolve_encoder(config.transformer_model)
         light = light and light_encoder_possible(config.encoder_config or {}, tokenizer_dir)
-        encoder = _encoder_for(config, pretrained=bool(storage.get("partial")), light=light)
+        encoder = encoder_for(config, pretrained=storage.partial, light=light)
+        fingerprint = checked_base(directory, config, storage, encoder) if storage.partial else None
         tokenizer = WordPieceTokenizer(tokenizer_dir) if light else load_tokenizer(tokenizer_dir)
-        _fit_embeddings(encoder, tokenizer)
+        fit_embeddings(encoder, tokenizer)
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
         model = cls(encoder, vocab, tokenizer, config)
-        model._load_weights(directory, bool(storage.get("partial")))
+        model.base_fingerprint = fingerprint
+        model._load_weights(directory, storage.partial)
         return model
 
     def _load_weights(self, directory: str, partial: bool) -> None:
@@ -352,53 +360,19 @@ class Seq2Labels(nn.Module):
         if partial:
             self.stored_keys = set(state)
 
-    def _lowrank_state(self, rank: int, bits: int = 16) -> dict[str, torch.Tensor]:
-        """Heads as they are; encoder parameters as ``storage.lowrank_state`` stores them over the pretrained encoder."""
-        base = _encoder_for(self.config, pretrained=True, light=False).state_dict()
-        return lowrank_state(self.state_dict(), {f"encoder.{k}": v for k, v in base.items()}, rank, bits)
+    def _lowrank_state(self, rank: int, bits: int = 16) -> tuple[dict[str, torch.Tensor], str]:
+        """Heads as they are; encoder parameters as ``storage.lowrank_state`` stores them over the pretrained
+        encoder; and that encoder's ``base_fingerprint``."""
+        base = encoder_for(self.config, pretrained=True, light=False).state_dict()
+        state = lowrank_state(self.state_dict(), {f"encoder.{k}": v for k, v in base.items()}, rank, bits)
+        return state, base_fingerprint(base)
 
     def freeze_encoder(self, frozen: bool, train_layers: int | None = None, freeze_embeddings: bool = False) -> None:
         """Freeze the whole encoder (cold steps), or train only its top ``train_layers`` layers; with
         ``freeze_embeddings`` the embedding tables stay as pretrained (a compact model then stores none).
         The pooler is never trained: no loss reaches it (and DDP requires every trained parameter to get a gradient)."""
         for name, param in self.encoder.named_parameters():
-            trainable = not frozen and (train_layers is None or _in_top_layers(name, self.encoder, train_layers))
+            trainable = not frozen and (train_layers is None or in_top_layers(name, self.encoder, train_layers))
             trainable = trainable and not name.startswith("pooler.")  # the tagger never reads the pooled output
             param.requires_grad = trainable and not (freeze_embeddings and name.startswith("embeddings."))
 
-
-def _in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:
-    n_layers = encoder.config.num_hidden_layers
-    for part in name.split("."):
-        if part.isdigit() and ".layer." in f".{name}":
-            return int(part) >= n_layers - k
-    return "pooler" in name
-
-
-def _encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module:
-    """The encoder a model sits on: the installed pretrained one (a new model; a partial folder, which stores
-    only what training changed), or one of ``encoder_config`` (random for a new model; a full folder's
-    weights load over it). ``light``: without transformers (``bert``), for prediction."""
-    if light:
-        return load_pretrained_bert(resolve_encoder(config.transformer_model)) if pretrained else build_bert(config.encoder_config)
-    from transformers import AutoConfig, AutoModel
-
-    quiet_transformers()
-    if pretrained:
-        return AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
-    return AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
-
-
-def _fit_embeddings(encoder: nn.Module, tokenizer) -> None:
-    """The one rule for the embedding table, at creation and at loading alike: grow it to hold every id of
-    the tokenizer (``$START`` of ``special_tokens_fix``), never shrink it. Hub encoders often have more rows
-    than their tokenizer has tokens (multilingual-e5-small: 250,037 for 250,002; tables padded to a
-    multiple of 8), and the stored weights keep the encoder's own size."""
-    if len(tokenizer) > encoder.get_input_embeddings().num_embeddings:
-        encoder.resize_token_embeddings(len(tokenizer))
-
-
-def _same(key: str, current, asked) -> bool:
-    if key == "acoustic":
-        return (current is None) == (asked is None) and (current is None or settings_of(current) == settings_of(asked))
-    return current == asked

@@ -40,7 +40,7 @@ from .bootstrapper import text_fractions
 from .case_forms import CaseForms
 from .config import DecodeConfig, is_ensemble, model_folders, read_ensemble
 from .encoding import TextEncoder, WindowedBatcher
-from .model import Seq2Labels
+from .model import Batch, Seq2Labels
 from .runtime import autocast, pick_device
 from .existing import MODES, QUOTE_PAIRS, constrain_line, prepare, prepare_spaced, strip_word
 from .tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
@@ -201,7 +201,7 @@ class Punctuator:
                 batch.update(sound.batch(windows, indices, fractions))
             batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
             with autocast(self.device):
-                result = model(**batch)
+                result = model(Batch.of(batch))
             rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
             for row, index in enumerate(indices):
                 w = windows[index]

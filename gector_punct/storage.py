@@ -6,8 +6,11 @@ approximation (truncated SVD), two factors ``A`` (rows x rank) and ``B`` (rank x
 bytes than the matrix; everything else (vectors, heads, the switching vectors) is kept whole. With ``bits`` 8
 the factors are int8, each with one absmax scale per rank.
 ``expand_lowrank(stored, own)``: the inverse on loading: each factor pair becomes ``own`` weight + A @ B.
+``base_fingerprint(encoder_state)``: what names the pretrained weights such a folder was written over.
 """
 from __future__ import annotations
+
+import hashlib
 
 import torch
 
@@ -58,3 +61,16 @@ def _dequantized(state: dict[str, torch.Tensor], key: str) -> torch.Tensor:
     """A stored factor in float32 (an int8 one times its scale); removes it and its scale from ``state``."""
     factor, scale = state.pop(key).float(), state.pop(key + SCALE, None)
     return factor if scale is None else factor * scale.float()
+
+
+def base_fingerprint(encoder_state: dict[str, torch.Tensor]) -> str:
+    """What identifies the pretrained encoder a partial model folder's weights go over: ``sha256:`` + the
+    SHA-256 of every tensor's key, dtype, shape and bytes, keys in sorted order. The pooler is left out:
+    the tagger never reads it, and transformers initialises it at random for a sentence encoder that ships
+    none (so it would differ between two loads of the same encoder)."""
+    digest = hashlib.sha256()
+    for key in sorted(k for k in encoder_state if not k.startswith("pooler.")):
+        tensor = encoder_state[key].detach().cpu().contiguous()
+        digest.update(f"{key}|{tensor.dtype}|{tuple(tensor.shape)}|".encode())
+        digest.update(tensor.reshape(-1).view(torch.uint8).numpy())
+    return "sha256:" + digest.hexdigest()

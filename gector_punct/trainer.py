@@ -1,7 +1,7 @@
 """The training loop: preprocessed train/dev files in, a model folder out.
 
-``train(options) -> dict`` (the best dev result). ``options`` is a ``TrainOptions``; ``train.py`` fills it
-from flags and ``--config`` JSON. Writes to ``model_dir``: ``best/`` (the checkpoint with the highest dev
+``train(options) -> dict`` (the best dev result). ``options`` is a ``TrainOptions`` (``options``); ``train.py``
+fills it from flags and ``--config`` JSON. Writes to ``model_dir``: ``best/`` (the checkpoint with the highest dev
 F1, see ``metrics.selection_f1``, decoded with ``DecodeConfig.neutral()``), ``last/`` (the newest, with
 ``trainer_state.json`` + ``optimizer.safetensors`` so that ``--resume`` continues a killed run),
 ``metrics.jsonl`` (one line per epoch).
@@ -15,8 +15,10 @@ count) ** p, at most ``MAX_CLASS_WEIGHT``, so that rare marks (?) are not drowne
 
 Schedule, as in GECToR: the first ``cold_steps_count`` epochs train only the heads at ``cold_lr``; then the
 encoder (or its top ``train_layers`` layers) trains too at ``lr`` with linear warm-up and decay. Each
-optimizer update sums ``accumulation_size`` batches of ``batch_size`` windows. Early stop after
-``patience`` epochs without a better dev F1. On CUDA the forward runs under autocast (``runtime``).
+optimizer update sums ``accumulation_size`` batches of ``batch_size`` windows. AdamW decays by
+``weight_decay`` the weight matrices and embedding tables, not the LayerNorm weights nor the biases (with
+``decay_norms``: every parameter; ``parameter_groups``). Early stop after ``patience`` epochs without a
+better dev F1. On CUDA the forward runs under autocast (``runtime``).
 
 Distributed: started by ``torchrun --nproc_per_node N train.py ...`` (``WORLD_SIZE`` > 1), each process
 takes a contiguous 1/N of every batch, so ``batch_size`` stays the *global* batch and N processes follow
@@ -39,13 +41,14 @@ import json
 import os
 import random
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict
 
 import torch
 import torch.distributed as dist
 from tqdm import tqdm
 
 from .audio_data import AudioLines
+from .batch import Batch
 from .bootstrapper import text_fractions
 from .checkpoint import load_optimizer, save_checkpoint
 from .config import ModelConfig
@@ -55,74 +58,11 @@ from .evaluation import evaluate_dev_sets
 from .io import atomic_write, recover_dir
 from .metrics import selection_f1
 from .model import Seq2Labels
+from .options import TrainOptions
 from .reader import DatasetReader, EncodedData
 from .runtime import autocast, grad_scaler, pick_device
 from .tags import DELETE, KEEP
 from .vocabulary import HEADS, PUNCT_HEAD, Vocabulary
-
-MODEL_SETTINGS = tuple(f.name for f in fields(ModelConfig) if f.name != "decode")
-
-
-@dataclass
-class TrainOptions:
-    train_set: str = ""
-    dev_set: str = ""
-    model_dir: str = ""
-    # ModelConfig settings; None: ModelConfig's default for a new model, the init_model's own otherwise.
-    transformer_model: str | None = None
-    encoder_config: dict | None = None
-    special_tokens_fix: int | None = None
-    max_len: int | None = None
-    pieces_per_token: int | None = None
-    window_overlap: int | None = None
-    dropout: float | None = None
-    label_smoothing: float | None = None
-    store_dtype: str | None = None
-    acoustic: dict | None = None
-    case_context: bool | None = None
-    switches: tuple[str, ...] | None = None
-    # data and optimisation
-    tn_prob: float = 0.0
-    targets: bool = False
-    off_tasks: str = "untaught"  # reader.OFF_TASKS: what a window teaches about a task that is off
-    batch_size: int = 32
-    accumulation_size: int = 1
-    n_epoch: int = 5
-    cold_steps_count: int = 0
-    cold_lr: float = 1e-3
-    lr: float = 5e-5
-    warmup: float = 0.06
-    weight_decay: float = 0.01
-    class_weight_power: float = 0.0
-    train_layers: int | None = None
-    freeze_embeddings: bool = False
-    patience: int = 3
-    updates_per_epoch: int = 0
-    min_count: int = 1
-    seed: int = 1
-    resume: bool = False
-    skip_bad: bool = False
-    device: str | None = None
-    progress: bool = True
-    init_model: str = ""  # start from this trained model folder (its vocabulary, encoder and heads)
-    teachers: str = ""  # "disf=DIR,punc=DIR": single-task models distilled into a switching model (distillation)
-    distill_weight: float = 0.5
-    distill_anneal: bool = False
-    teacher_marks_with_disf: bool = False
-    audio_cache: str = ""  # folder of cached acoustic features ("": in memory)
-
-    @classmethod
-    def field_names(cls) -> set[str]:
-        return {f.name for f in fields(cls)}
-
-    def model_settings(self) -> dict:
-        """The ModelConfig settings these options give (the ones left out are absent)."""
-        settings = {k: getattr(self, k) for k in MODEL_SETTINGS if getattr(self, k) is not None}
-        if "switches" in settings:  # "disf,punc" from a flag, a list from JSON
-            value = settings["switches"]
-            settings["switches"] = tuple(v.strip() for v in (value.split(",") if isinstance(value, str) else value) if v.strip())
-        return settings
-
 
 MAX_CLASS_WEIGHT = 10.0  # a mark seen a handful of times must not dominate the loss
 
@@ -144,6 +84,19 @@ def label_weights(data: EncodedData, vocab: Vocabulary, power: float) -> torch.T
             counts += torch.bincount(torch.tensor(known, dtype=torch.long), minlength=n_labels).float()
     keep = counts[vocab.index(PUNCT_HEAD.namespace, KEEP)].clamp(min=1)
     return (keep / counts.clamp(min=1)).pow(power).clamp(min=1.0, max=MAX_CLASS_WEIGHT)
+
+
+def parameter_groups(model: torch.nn.Module, weight_decay: float, decay_norms: bool) -> list[dict]:
+    """AdamW's parameter groups: with ``decay_norms`` one, every parameter decayed by ``weight_decay``;
+    without, the LayerNorm weights and every bias (scales and shifts, which decay only pulls towards an
+    arbitrary 0) in a second group with no decay. Shared parameters (tied tables) are listed once."""
+    norms = {id(p) for m in model.modules() if isinstance(m, torch.nn.LayerNorm) for p in m.parameters(recurse=False)}
+    decayed, kept = [], []
+    for name, param in model.named_parameters():
+        exempt = not decay_norms and (id(param) in norms or name.endswith("bias"))
+        (kept if exempt else decayed).append(param)
+    groups = [{"params": decayed, "weight_decay": weight_decay}]
+    return groups + [{"params": kept, "weight_decay": 0.0}] if kept else groups
 
 
 class Trainer:
@@ -173,7 +126,8 @@ class Trainer:
         self.audio, self.fractions = self._prepare_audio()
         self.teachers = Teachers.load(options.teachers, self.model, options.distill_weight, options.distill_anneal,
                                       options.teacher_marks_with_disf, self.device) if options.teachers else None
-        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=options.lr, weight_decay=options.weight_decay)
+        self.optimizer = torch.optim.AdamW(parameter_groups(self.model, options.weight_decay, options.decay_norms),
+                                           lr=options.lr)
         if self.resuming and os.path.exists(os.path.join(self.last_dir, "optimizer.safetensors")):
             load_optimizer(self.optimizer, self.last_dir, self.device)
         self.scaler = grad_scaler(self.device)
@@ -194,9 +148,14 @@ class Trainer:
 
     def _read_state(self) -> dict:
         """The last checkpoint's trainer state; metrics.jsonl loses the records of epochs after it (an epoch
-        killed after its record was written is trained and recorded again)."""
+        killed after its record was written is trained and recorded again). A checkpoint trained with the other
+        ``decay_norms`` raises ValueError (its optimizer state has other parameter groups)."""
         with open(os.path.join(self.last_dir, "trainer_state.json"), encoding="utf-8") as f:
             state = json.load(f)
+        decayed = state.get("options", {}).get("decay_norms", True)  # checkpoints from before the option: True
+        if decayed != self.o.decay_norms:  # the optimizer's parameter groups would not match its saved state
+            flag = "--decay_norms" if decayed else "--no-decay_norms"
+            raise ValueError(f"{self.last_dir} was trained with {flag}: resume it with {flag}")
         log = os.path.join(self.o.model_dir, "metrics.jsonl")
         if self.is_main and os.path.exists(log):
             with open(log, encoding="utf-8") as f:
@@ -336,14 +295,14 @@ class Trainer:
         tensors = collate([self.data.windows[i] for i in share], self.model.pad_id, [self.data.labels[i] for i in share])
         if self.audio is not None:
             tensors.update(self.audio.batch(self.data.windows, share, self.fractions))
-        tensors = {k: v.to(self.device, non_blocking=True) for k, v in tensors.items()}
+        inputs = Batch.of(tensors).to(self.device)
         no_sync = self.ddp.no_sync() if self.ddp is not None and not sync else contextlib.nullcontext()
         with no_sync:
             with autocast(self.device):
-                out = (self.ddp or self.model)(**tensors)
+                out = (self.ddp or self.model)(inputs)
             sums, counts = out["loss_sums"], out["loss_counts"].detach()
             if self.teachers is not None:  # one more term: the teachers' soft labels
-                extra_sum, extra_count = self.teachers.loss_sum(tensors, out)
+                extra_sum, extra_count = self.teachers.loss_sum(inputs, out)
                 sums, counts = torch.cat([sums, extra_sum[None]]), torch.cat([counts, extra_count[None].to(counts)])
             if self.world > 1:  # each term's mean over the global batch's words; DDP then averages over processes
                 dist.all_reduce(counts)

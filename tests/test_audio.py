@@ -13,6 +13,7 @@ import torch
 
 from conftest import ROOT
 from gector_punct.acoustic import AcousticAssistant, DownSampler, mask_of, resolve_speech_encoder
+from gector_punct.config import AcousticConfig
 from gector_punct.audio import AudioError, AudioSpec, FeatureCache, check_audio, load_audio, parse_spec, read_audio_list, write_wav
 from gector_punct.audio_data import AudioLines
 from gector_punct.bootstrapper import CoordinateBootstrapper, text_fractions
@@ -57,7 +58,7 @@ def test_bad_audio_files_name_the_file(tmp_path):
     (tmp_path / "list").write_text(f"{WAV}\n\nempty.wav\n")
     specs = read_audio_list(str(tmp_path / "list"), 3)
     assert specs[1] is None and specs[2].path == str(tmp_path / "empty.wav")
-    assistant = AcousticAssistant({"extractor": "fbank"})
+    assistant = AcousticAssistant(AcousticConfig(extractor="fbank"))
     with pytest.raises(AudioError, match=r"list:3: .*empty.wav"):
         AudioLines(assistant, specs, [f"{tmp_path / 'list'}:{i + 1}" for i in range(3)]).prepare([0, 1, 2])
     lines = AudioLines(assistant, specs, skip_bad=True)
@@ -68,7 +69,7 @@ def test_bad_audio_files_name_the_file(tmp_path):
 
 
 def test_feature_cache_is_reused_and_keyed(tmp_path):
-    assistant = AcousticAssistant({"extractor": "fbank"})
+    assistant = AcousticAssistant(AcousticConfig(extractor="fbank"))
     wav = tmp_path / "a.wav"
     shutil.copy(WAV, wav)
     spec = parse_spec(str(wav))
@@ -92,7 +93,7 @@ def test_feature_cache_is_reused_and_keyed(tmp_path):
         not os.path.isdir(WHISPER), reason="no whisper-tiny.en folder (prepare.sh; $GECTOR_PUNCT_ENCODERS)")),
 ])
 def test_extractors_on_a_real_wav(settings):
-    assistant = AcousticAssistant(settings)
+    assistant = AcousticAssistant(AcousticConfig.from_json(settings))
     wave = load_audio(WAV)
     full, short = assistant.extract([wave, wave[:16000]])
     rate = assistant.extractor.frame_rate
@@ -107,7 +108,8 @@ def test_extractors_on_a_real_wav(settings):
 
 
 def test_fine_tuned_extractor_takes_waves_and_trains():
-    assistant = AcousticAssistant({"extractor": "wav2vec2", "extractor_config": TINY_W2V, "freeze_extractor": False})
+    settings = AcousticConfig(extractor="wav2vec2", extractor_config=TINY_W2V, freeze_extractor=False)
+    assistant = AcousticAssistant(settings)
     assert assistant.wants_waves
     wave = torch.from_numpy(load_audio(WAV))
     memory, mask, _ = assistant(torch.stack([wave, wave]), torch.tensor([len(wave), 8000]), torch.tensor([True, True]))
@@ -128,7 +130,7 @@ def test_down_sampler_ignores_padding_and_counts_lengths():
 
 
 def test_virtual_embedding_exactly_for_audio_free_samples():
-    assistant = AcousticAssistant({"extractor": "fbank", "dim": 16}).eval()
+    assistant = AcousticAssistant(AcousticConfig(extractor="fbank", dim=16)).eval()
     feats = torch.randn(3, 300, 80)
     has = torch.tensor([True, False, True])
     memory, mask, positions = assistant(feats, torch.tensor([300, 1, 120]), has)

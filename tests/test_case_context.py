@@ -2,10 +2,12 @@
 head conditioned on it (ModelConfig.case_context), the decoder choosing each word's case once the word
 before is punctuated, and the guarantee that a sentence end the tagger adds is followed by a capital."""
 import os
+from dataclasses import replace
 
 import torch
 from conftest import tiny_tagger
 
+from gector_punct.batch import Batch
 from gector_punct.encoding import collate
 from gector_punct.model import Seq2Labels
 from gector_punct.predictor import Punctuator
@@ -56,17 +58,17 @@ def test_decode_takes_each_words_case_from_the_context_its_predecessor_gets():
 def test_a_case_context_model_gives_one_case_distribution_per_context(tmp_path):
     torch.manual_seed(0)
     plain = tiny_tagger(small_vocab()).eval()
-    batch = collate([w for w in plain.text_encoder().encode_lines([["alpha", "beta", "gamma"]])])
-    before = plain(**batch)[CASE_HEAD.probs_key]
+    batch = Batch.of(collate([w for w in plain.text_encoder().encode_lines([["alpha", "beta", "gamma"]])]))
+    before = plain(batch)[CASE_HEAD.probs_key]
     plain.adjust(case_context=True)  # switched on for a trained model: a no-op until trained
     assert plain.config.case_context and plain.mark_embedding is not None
-    table = plain(**batch)[CASE_HEAD.probs_key]
+    table = plain(batch)[CASE_HEAD.probs_key]
     assert table.shape == before.shape[:2] + (len(MARK_CONTEXTS),) + before.shape[2:]
     assert torch.allclose(table, before.unsqueeze(2).expand_as(table))
     with torch.no_grad():
         plain.mark_embedding.weight.normal_()
-    given = plain(**batch, prev_mark=torch.full(before.shape[:2], END_CONTEXT))[CASE_HEAD.probs_key]
-    assert torch.allclose(given, plain(**batch)[CASE_HEAD.probs_key][:, :, END_CONTEXT])
+    given = plain(replace(batch, prev_mark=torch.full(before.shape[:2], END_CONTEXT)))[CASE_HEAD.probs_key]
+    assert torch.allclose(given, plain(batch)[CASE_HEAD.probs_key][:, :, END_CONTEXT])
     assert not torch.allclose(given, before)
     plain.save(str(tmp_path / "m"))
     again = Seq2Labels.load(str(tmp_path / "m"))

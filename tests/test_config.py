@@ -1,6 +1,7 @@
 """Settings have one typed home: ModelConfig / DecodeConfig in the model folder, options applied to a started-from
 model or refused, tuned decoding written through the model API, dev scoring with neutral decoding; one rule
 for the embedding table; the reader says what it encoded."""
+import json
 import os
 import shutil
 import sys
@@ -12,11 +13,12 @@ import torch
 from conftest import ROOT, TINY_ENCODER, tiny_tagger
 from gector_punct.encoding import START_TOKEN, TextEncoder, load_tokenizer
 from gector_punct.evaluation import evaluate_instances
-from gector_punct.model import DecodeConfig, ModelConfig, Seq2Labels, store_decode_defaults
+from gector_punct.model import DecodeConfig, ModelConfig, ModelFolderError, Seq2Labels, store_decode_defaults
 from gector_punct.predictor import Punctuator
 from gector_punct.reader import DatasetReader
 from gector_punct.tags import mark_context
-from gector_punct.trainer import MODEL_SETTINGS, TrainOptions, Trainer
+from gector_punct.options import MODEL_SETTINGS
+from gector_punct.trainer import TrainOptions, Trainer
 from gector_punct.vocabulary import Vocabulary
 
 VOCAB = Vocabulary({"labels": ["$KEEP", "$APPEND_,", "$APPEND_."], "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL"],
@@ -32,9 +34,9 @@ def test_every_model_setting_has_one_name_from_flag_to_config():
     sys.path.insert(0, ROOT)
     import train
 
-    flags = {flag[2:] for flag, _, _ in train.FLAGS}
+    flags = {a.option_strings[0][2:] for a in train.build_parser()._actions if a.option_strings[0] != "-h"}
     assert set(MODEL_SETTINGS) <= TrainOptions.field_names()
-    assert set(MODEL_SETTINGS) - {"encoder_config"} <= flags  # encoder_config: random encoders in tests only
+    assert flags == TrainOptions.field_names() | {"config"}  # one flag per option, made from its field
     assert all(getattr(TrainOptions(), name) is None for name in MODEL_SETTINGS)  # the default is ModelConfig's
 
 
@@ -162,3 +164,59 @@ def test_predict_special_tokens_fix_must_match_the_model(trained_tiny, tmp_path,
     assert "was trained with special_tokens_fix 0" in capsys.readouterr().err
     assert not (tmp_path / "out.txt").exists()
     assert predict.main(args + ["--special_tokens_fix", "0"]) == 0 and (tmp_path / "out.txt").exists()
+
+
+def _edited_copy(source: str, folder, **changes) -> str:
+    """A copy of a model folder whose config.json has ``changes`` (None: the key removed)."""
+    shutil.copytree(source, folder)
+    path = os.path.join(folder, "config.json")
+    with open(path, encoding="utf-8") as f:
+        values = json.load(f)
+    values.update({k: v for k, v in changes.items() if v is not None})
+    for key in [k for k, v in changes.items() if v is None]:
+        del values[key]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(values, f)
+    return str(folder)
+
+
+def test_a_partial_folder_over_another_base_encoder_is_refused(tmp_path):
+    shipped = os.path.join(ROOT, "models", "default_en")
+    with open(os.path.join(shipped, "config.json"), encoding="utf-8") as f:
+        recorded = json.load(f)
+    assert recorded["base_fingerprint"].startswith("sha256:") and "_name_or_path" not in recorded["encoder_config"]
+    other = "sha256:" + "0" * 64
+    folder = _edited_copy(shipped, tmp_path / "other_base", base_fingerprint=other)
+    with pytest.raises(ModelFolderError) as refused:
+        Seq2Labels.load(folder)
+    message = str(refused.value)
+    assert folder in message and other in message and recorded["base_fingerprint"] in message
+    # A folder written before fingerprints were recorded is not checked; a new partial folder records its base.
+    unrecorded = Seq2Labels.load(_edited_copy(shipped, tmp_path / "old", base_fingerprint=None))
+    assert unrecorded.base_fingerprint == recorded["base_fingerprint"]
+    unrecorded.save(str(tmp_path / "resaved"))
+    with open(tmp_path / "resaved" / "config.json", encoding="utf-8") as f:
+        resaved = json.load(f)
+    assert resaved["base_fingerprint"] == recorded["base_fingerprint"]
+    assert "_name_or_path" not in resaved["encoder_config"]  # the encoder by name only, no path of this machine
+
+
+def test_train_flags_come_from_the_options(tmp_path, capsys):
+    sys.path.insert(0, ROOT)
+    import train
+
+    parser = train.build_parser()
+    given = train.parse_flags(parser, ["--resume", "1", "--progress", "0", "--targets", "--no-skip_bad",
+                                       "--case_context=1", "--lr", "0.1", "--switches", "disf,punc"])
+    assert given == {"resume": True, "progress": False, "targets": True, "skip_bad": False, "case_context": True,
+                     "lr": 0.1, "switches": "disf,punc"}
+    assert "AdamW weight decay (default 0.01; at least 0.0)" in " ".join(parser.format_help().split())
+    paths = ["--train_set", "t", "--dev_set", "d", "--model_dir", str(tmp_path / "m")]
+    for bad, message in ((["--lr", "-1"], "error: lr -1.0: must be at least 0.0"),
+                         (["--tn_prob", "1.5"], "error: tn_prob 1.5: must be between 0.0 and 1.0")):
+        assert train.main(paths + bad) == 2
+        assert capsys.readouterr().err.splitlines() == [message]
+    assert not os.path.exists(tmp_path / "m")  # refused before anything was written
+    with pytest.raises(ValueError, match="batch_size 0: must be at least 1"):
+        TrainOptions(batch_size=0)
+    assert TrainOptions(case_context=1, acoustic={"dim": 16}).acoustic.dim == 16  # as a --config JSON gives them

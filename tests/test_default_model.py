@@ -74,5 +74,5 @@ def test_shipped_folders_load_unchanged():
     assert (default.config.max_len, default.config.pieces_per_token, default.config.window_overlap) == (128, 5, None)
     assert default.config.acoustic is None and default.stored_keys  # partial: low-rank deltas over the pip encoder
     audio = Seq2Labels.load(os.path.join(ROOT, "models", "audio_en"))
-    assert audio.acoustic is not None and audio.config.acoustic["extractor"] == "fbank"
+    assert audio.acoustic is not None and audio.config.acoustic.extractor == "fbank"
     assert audio.config.decode == DecodeConfig(0.0, 0.2, None) and audio.config.decode.case_bias == 0.0

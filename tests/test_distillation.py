@@ -3,11 +3,13 @@ student's window as its own, labels are matched by name, only the switched-on ta
 teacher, and a weight of 0 leaves the gold loss exactly as it was."""
 import json
 import os
+from dataclasses import replace
 
 import pytest
 import torch
 
 from conftest import TINY_ENCODER, tiny_tagger
+from gector_punct.batch import Batch
 from gector_punct.distillation import Teachers, _soft_label_loss
 from gector_punct.encoding import collate
 from gector_punct.model import Seq2Labels
@@ -30,11 +32,11 @@ def test_teacher_reads_the_window_as_if_it_had_no_switches():
     teacher = tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_.", DELETE])).eval()
     student = tiny_tagger(vocab_of([KEEP, "$APPEND_.", DELETE, "$APPEND_,"]), switches=("disf", "punc"))
     teachers = Teachers({"disf": teacher}, student, weight=0.5, anneal=False)
-    batch = collate(student.text_encoder().encode_lines(WORDS, (1, 0)))
-    assert batch["input_ids"].shape[1] == collate(teacher.text_encoder().encode_lines(WORDS))["input_ids"].shape[1] + 2
+    batch = Batch.of(collate(student.text_encoder().encode_lines(WORDS, (1, 0))))
+    assert batch.input_ids.shape[1] == collate(teacher.text_encoder().encode_lines(WORDS))["input_ids"].shape[1] + 2
     through_student = teachers._teacher_probs(teacher, batch, torch.arange(2))
-    own = teacher(**collate(teacher.text_encoder().encode_lines(WORDS)))[PUNCT_HEAD.probs_key]
-    mask = batch["word_mask"]
+    own = teacher(Batch.of(collate(teacher.text_encoder().encode_lines(WORDS))))[PUNCT_HEAD.probs_key]
+    mask = batch.word_mask
     assert torch.allclose(through_student[mask], own[mask], atol=1e-6)
 
 
@@ -62,11 +64,10 @@ def test_only_the_switched_on_task_learns_from_its_teacher():
     encoder = student.text_encoder()
     counts = {}
     for states in ((1, 0), (0, 1), (0, 0)):
-        batch = collate(encoder.encode_lines(WORDS, states))
-        target = torch.zeros_like(batch["word_starts"]).masked_fill(~batch["word_mask"], IGNORE)
-        batch[PUNCT_HEAD.target_key] = target
-        out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
-        total, counts[states] = teachers.loss_sum(batch, out)
+        batch = Batch.of(collate(encoder.encode_lines(WORDS, states)))
+        target = torch.zeros_like(batch.word_starts).masked_fill(~batch.word_mask, IGNORE)
+        out = student(batch)
+        total, counts[states] = teachers.loss_sum(replace(batch, targets={PUNCT_HEAD.target_key: target}), out)
         if states != (0, 0):
             student.zero_grad()
             total.backward()
@@ -113,12 +114,12 @@ def test_marks_with_disf_teach_the_words_that_stay():
     labels = [KEEP, "$APPEND_,", "$APPEND_.", DELETE]
     punc = tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_."])).eval()
     student = tiny_tagger(vocab_of(labels), switches=("disf", "punc"))
-    batch = collate(student.text_encoder().encode_lines(WORDS, (1, 0)))
+    batch = Batch.of(collate(student.text_encoder().encode_lines(WORDS, (1, 0))))
     delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
-    target = torch.full_like(batch["word_starts"], KEPT).masked_fill(~batch["word_mask"], IGNORE)
+    target = torch.full_like(batch.word_starts, KEPT).masked_fill(~batch.word_mask, IGNORE)
     target[0, 1] = delete  # "uh"
-    batch[PUNCT_HEAD.target_key] = target
-    out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
+    out = student(batch)
+    batch = replace(batch, targets={PUNCT_HEAD.target_key: target})
     plain = Teachers({"punc": punc}, student, weight=0.5, anneal=False)
     assert plain.loss_sum(batch, out)[1] == 0  # punc is off in this window: nothing to teach
     marks = Teachers({"punc": punc}, student, weight=0.5, anneal=False, marks_with_disf=True)
@@ -136,13 +137,14 @@ def test_the_disf_teacher_teaches_its_deletion_probability():
     teacher = tiny_tagger(vocab_of([KEEP, DELETE, "$APPEND_,"])).eval()
     student = tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_.", DELETE]), switches=("disf", "punc"))
     teachers = Teachers({"disf": teacher}, student, weight=0.5, anneal=False)
-    batch = collate(student.text_encoder().encode_lines(WORDS, (1, 0)))
-    batch[PUNCT_HEAD.target_key] = torch.zeros_like(batch["word_starts"]).masked_fill(~batch["word_mask"], IGNORE)
-    out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
+    batch = Batch.of(collate(student.text_encoder().encode_lines(WORDS, (1, 0))))
+    out = student(batch)
+    batch = replace(batch, targets={PUNCT_HEAD.target_key: torch.zeros_like(batch.word_starts).masked_fill(
+        ~batch.word_mask, IGNORE)})
     total, count = teachers.loss_sum(batch, out)
     q = teachers._teacher_probs(teacher, batch, torch.arange(2))[..., 1]
     p = out[PUNCT_HEAD.probs_key][..., 3]
-    mask = batch["word_mask"]
+    mask = batch.word_mask
     expected = -(q * p.log() + (1 - q) * (1 - p).log())[mask].sum()
     assert count == int(mask.sum()) and torch.allclose(total, expected, rtol=1e-4)
 
@@ -156,24 +158,24 @@ def test_punc_teacher_reads_a_disf_window_fluent():
     teacher = tiny_tagger(vocab_of(labels)).eval()
     student = tiny_tagger(vocab_of(labels), switches=("disf", "punc"))
     teachers = Teachers({"punc": teacher}, student, weight=0.5, anneal=False, marks_with_disf=True)
-    batch = collate(student.text_encoder().encode_lines(WORDS, (1, 0)))
-    dropped = torch.zeros_like(batch["word_mask"])
+    batch = Batch.of(collate(student.text_encoder().encode_lines(WORDS, (1, 0))))
+    dropped = torch.zeros_like(batch.word_mask)
     dropped[0, 1] = dropped[1, 0] = True  # "uh"; "omega"
     through_student = teachers._teacher_probs(teacher, batch, torch.arange(2), dropped)
     fluent = [[w for j, w in enumerate(line) if not dropped[i, j]] for i, line in enumerate(WORDS)]
-    own = teacher(**collate(teacher.text_encoder().encode_lines(fluent)))[PUNCT_HEAD.probs_key]
+    own = teacher(Batch.of(collate(teacher.text_encoder().encode_lines(fluent))))[PUNCT_HEAD.probs_key]
     for i, line in enumerate(WORDS):
         kept = [j for j in range(len(line)) if not dropped[i, j]]
         assert torch.allclose(through_student[i, kept], own[i, :len(kept)], atol=1e-6)
         assert float(through_student[i, dropped[i]].abs().sum()) == 0.0
     # loss_sum reads it fluent too: the words that stay (gold KEPT) learn the fluent probabilities
     delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
-    batch[PUNCT_HEAD.target_key] = torch.full_like(batch["word_starts"], KEPT).masked_fill(dropped, delete).masked_fill(
-        ~batch["word_mask"], IGNORE)
-    out = student(**{k: v for k, v in batch.items() if k != PUNCT_HEAD.target_key})
+    out = student(batch)
+    batch = replace(batch, targets={PUNCT_HEAD.target_key: torch.full_like(batch.word_starts, KEPT).masked_fill(
+        dropped, delete).masked_fill(~batch.word_mask, IGNORE)})
     total, count = teachers.loss_sum(batch, out)
     from gector_punct.distillation import _label_map, _without
-    taught = batch["word_mask"] & ~dropped
+    taught = batch.word_mask & ~dropped
     expected = _soft_label_loss(_without(out[PUNCT_HEAD.logits_key], delete).log_softmax(-1), through_student,
                                 _label_map(teacher, student))[taught].sum()
     assert count == int(taught.sum()) and torch.allclose(total, expected, rtol=1e-5)

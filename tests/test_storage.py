@@ -1,10 +1,11 @@
 """gector_punct/storage.py: what a compact model folder stores over the pretrained encoder, and that loading
 rebuilds it: the best rank-r delta (float16 factors), the same within int8 rounding (int8 factors, half the
-bytes), unchanged weights left out, vectors and small matrices whole."""
+bytes), unchanged weights left out, vectors and small matrices whole; the fingerprint that names the base
+weights."""
 import pytest
 import torch
 
-from gector_punct.storage import LOWRANK_A, LOWRANK_B, expand_lowrank, lowrank_state
+from gector_punct.storage import LOWRANK_A, LOWRANK_B, base_fingerprint, expand_lowrank, lowrank_state
 
 
 def _weights(seed: int = 0):
@@ -69,3 +70,15 @@ def test_factors_larger_than_the_matrix_are_not_made():
     assert "w" + LOWRANK_A in lowrank_state(tuned, base, rank=37, bits=8)  # int8 factors: half the bytes
     with pytest.raises(ValueError, match="lowrank_bits 4"):
         lowrank_state(tuned, base, rank=8, bits=4)
+
+
+def test_base_fingerprint_names_the_weights_not_their_order_or_pooler():
+    base, _ = _weights()
+    fingerprint = base_fingerprint(base)
+    assert fingerprint.startswith("sha256:") and len(fingerprint) == len("sha256:") + 64
+    reordered = dict(reversed(list(base.items())))
+    assert base_fingerprint(dict(reordered, **{"pooler.dense.weight": torch.randn(4, 4)})) == fingerprint
+    changed = dict(base, b=base["b"].clone())
+    changed["b"][3] += 1e-6
+    assert base_fingerprint(changed) != fingerprint
+    assert base_fingerprint(dict(base, b=base["b"].double())) != fingerprint  # same values, other bytes

@@ -4,11 +4,13 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 import torch
 
 from conftest import FILLERS, ROOT, TINY_ENCODER, tiny_tagger, write_pairs
+from gector_punct.batch import Batch
 from gector_punct.encoding import collate
 from gector_punct.evaluation import score_conversion
 from gector_punct.model import Seq2Labels
@@ -69,10 +71,10 @@ def test_switch_states_reach_the_encoder(encoder_name):
     for states in ((0, 1), (1, 1), (0, 0)):
         batch = collate(encoder.encode_lines([["so", "we", "went"]], states))
         assert batch["switches"].tolist() == [list(states)]
-        probs.append(model(**batch)["probs_labels"])
+        probs.append(model(Batch.of(batch))["probs_labels"])
     assert not torch.allclose(probs[0], probs[1]) and not torch.allclose(probs[0], probs[2])
     with pytest.raises(ValueError, match="switches"):
-        model(**{k: v for k, v in collate(encoder.encode_lines([["so"]], (0, 1))).items() if k != "switches"})
+        model(replace(Batch.of(collate(encoder.encode_lines([["so"]], (0, 1)))), switches=None))
     assert switch_states(parse_tasks("disf,punc"), ("punc",)) == (1,)
     with pytest.raises(ValueError, match="unknown task"):
         parse_tasks("disf,commas")
@@ -94,7 +96,7 @@ def test_deletion_is_neither_predicted_nor_taught_with_disf_off(switching_data):
         if name == "none":  # it teaches nothing by default, so it has no windows; taught "unchanged", it has
             assert not data.windows
             data = DatasetReader(off_tasks="unchanged").encode(part, model.text_encoder(), vocab, model.config.switches)
-        out = model(**collate(data.windows, labels=data.labels))
+        out = model(Batch.of(collate(data.windows, labels=data.labels)))
         model.zero_grad()
         out["loss"].backward()
         grads[name] = float(model.heads[PUNCT_HEAD.name].bias.grad[delete].abs())

@@ -6,13 +6,14 @@ import pytest
 import torch
 
 from conftest import TINY_ENCODER, score_text, tiny_tagger
+from gector_punct.batch import Batch
 from gector_punct.encoding import START_TOKEN, collate
 from gector_punct.evaluation import evaluate_instances
 from gector_punct.model import DecodeConfig, Seq2Labels
 from gector_punct.predictor import Punctuator, split_sentences
 from gector_punct.reader import DatasetReader, word_labels
 from gector_punct.tags import CASE_UNKNOWN, Tag
-from gector_punct.trainer import TrainOptions, Trainer, train
+from gector_punct.trainer import TrainOptions, Trainer, parameter_groups, train
 from gector_punct.vocabulary import HEADS, PUNCT_HEAD, Vocabulary
 
 
@@ -125,6 +126,9 @@ def test_resume_continues_a_run(learnable_data, encoder_name, tmp_path):
     trainer.train()
     records = [json.loads(line) for line in open(tmp_path / "metrics.jsonl")]
     assert [r["epoch"] for r in records] == [1, 2]
+    options.n_epoch, options.decay_norms = 3, not options.decay_norms  # other parameter groups: refused, clearly
+    with pytest.raises(ValueError, match="was trained with --(no-)?decay_norms: resume it with"):
+        Trainer(options)
 
 
 def test_cold_steps_train_only_heads(learnable_data, encoder_name, tmp_path):
@@ -162,7 +166,7 @@ def test_unknown_case_labels_teach_nothing(encoder_name):
     unknown = [word_labels(vocab, words, [Tag(append="." if i == 3 else "", case=CASE_UNKNOWN) for i in range(4)])]
     assert all(case == -100 for _, case, _, _ in unknown[0])
     batch = collate(windows, labels=unknown)
-    model(**batch)["loss"].backward()
+    model(Batch.of(batch))["loss"].backward()
     assert model.heads["case"].weight.grad.abs().sum() == 0  # no gradient from unknown case
     assert model.heads["labels"].weight.grad.abs().sum() > 0
 
@@ -206,10 +210,24 @@ def test_class_weights_weight_the_loss_and_favour_rare_marks(learnable_data, enc
     assert weights[comma] > 1 and weights[period] > 1
     # The loss is the weighted mean cross-entropy, exactly as PyTorch defines it.
     batch = collate(trainer.data.windows[:8], labels=trainer.data.labels[:8])
-    out = trainer.model(**batch)
+    out = trainer.model(Batch.of(batch))
     target = batch[PUNCT_HEAD.target_key].masked_fill(~batch["word_mask"], -100)
     expected = torch.nn.functional.cross_entropy(out["logits_labels"].transpose(1, 2), target, weight=weights)
     assert (out["loss_sums"][0] / out["loss_counts"][0]).item() == pytest.approx(expected.item(), rel=1e-5)
     trainer.model.class_weights = {}
-    unweighted = trainer.model(**batch)
+    unweighted = trainer.model(Batch.of(batch))
     assert unweighted["loss_counts"][0] == (target != -100).sum()
+
+
+def test_weight_decay_can_leave_layer_norms_and_biases_alone():
+    vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_."], "case_tags": ["$KEEP"], "d_tags": ["CORRECT", "INCORRECT"]})
+    model = tiny_tagger(vocab)
+    ids = lambda group: {id(p) for p in group["params"]}  # noqa: E731
+    (everything,) = parameter_groups(model, 0.01, decay_norms=True)
+    assert everything["weight_decay"] == 0.01 and ids(everything) == {id(p) for p in model.parameters()}
+    decayed, kept = parameter_groups(model, 0.01, decay_norms=False)
+    assert (decayed["weight_decay"], kept["weight_decay"]) == (0.01, 0.0)
+    norm, head = model.encoder.embeddings.LayerNorm.weight, model.heads["labels"]
+    bias, matrix = head.bias, head.weight
+    assert {id(norm), id(bias)} <= ids(kept) and id(matrix) in ids(decayed) and not ids(kept) & ids(decayed)
+    assert all(p.dim() == 1 for p in kept["params"]) and all(p.dim() == 2 for p in decayed["params"])  # BERT's vectors

@@ -13,7 +13,9 @@ from safetensors import safe_open
 from conftest import ROOT, TINY_ENCODER, tiny_tagger, write_pairs
 from gector_punct.audio import parse_spec
 from gector_punct.audio_data import AudioLines
+from gector_punct.batch import Batch
 from gector_punct.bootstrapper import text_fractions
+from gector_punct.config import AcousticConfig
 from gector_punct.encoding import collate
 from gector_punct.model import Seq2Labels
 from gector_punct.predictor import Punctuator
@@ -29,7 +31,7 @@ VOCAB = Vocabulary({"labels": ["$KEEP", "$APPEND_,", "$APPEND_.", "$APPEND_?"], 
 
 def audio_model(encoder_name, settings=SMALL, seed=0):
     torch.manual_seed(seed)
-    model = tiny_tagger(VOCAB, acoustic=settings).eval()
+    model = tiny_tagger(VOCAB, acoustic=AcousticConfig.from_json(settings)).eval()
     for layer in model.bootstrapper.layers:  # zero output projections would make every test trivially pass
         for att in (layer.self_att, layer.cross_att):
             torch.nn.init.normal_(att.out.weight, std=0.2)
@@ -45,7 +47,7 @@ def outputs(model, lines, specs, order=None):
     batch = collate([windows[i] for i in indices])
     batch.update(audio.batch(windows, indices, [text_fractions(w) for w in words]))
     with torch.no_grad():
-        probs = model(**batch)["probs_labels"]
+        probs = model(Batch.of(batch))["probs_labels"]
     return {windows[i].line: probs[row, : len(windows[i].word_starts)] for row, i in enumerate(indices)}
 
 
@@ -78,7 +80,7 @@ def test_fine_tuned_extractor_reads_waves_per_batch(encoder_name):
     batch = collate(windows)
     batch.update(audio.batch(windows, [0, 1], [text_fractions(w) for w in words]))
     assert batch["acoustic"].dim() == 2 and audio.computed == 0 and not audio.memory  # raw waves, nothing kept
-    model(**batch)["logits_labels"][0].sum().backward()
+    model(Batch.of(batch))["logits_labels"][0].sum().backward()
     assert model.acoustic.extractor.model.feature_projection.projection.weight.grad.abs().sum() > 0
 
 
@@ -103,7 +105,7 @@ def test_new_bootstrapper_keeps_text_model_predictions(encoder_name, tmp_path):
     with safe_open(str(tmp_path / "text" / "model.safetensors"), "pt") as f:
         assert not any(k.startswith(("acoustic.", "bootstrapper.")) for k in f.keys())
     with_audio = Seq2Labels.load(str(tmp_path / "text"))
-    with_audio.add_acoustic(SMALL)  # zero-initialised output projections: the identity
+    with_audio.adjust(acoustic=AcousticConfig.from_json(SMALL))  # zero output projections: the identity
     with_audio.eval()
     lines = ["so i went to new york", "yes we can can we"]
     expected = Punctuator([text_only], device="cpu").probabilities([line.split() for line in lines])
@@ -158,7 +160,7 @@ def test_training_mixed_data_with_cached_features(encoder_name, tmp_path, capsys
     records = [json.loads(line) for line in open(tmp_path / "run" / "metrics.jsonl")]
     assert len(records) == 2 and records[1]["audio_extracted"] == 0
     model = Seq2Labels.load(str(tmp_path / "run"))
-    assert model.acoustic is not None and model.config.acoustic["dim"] == 16
+    assert model.acoustic is not None and model.config.acoustic.dim == 16
     # predict.py with an audio list; a bad audio line stops before any output, or is skipped.
     sys.path.insert(0, ROOT)
     import predict
