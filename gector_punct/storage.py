@@ -23,6 +23,7 @@ def lowrank_state(state: dict[str, torch.Tensor], base: dict[str, torch.Tensor],
         raise ValueError(f"lowrank_bits {bits}: 16 (factors in the store dtype) or 8 (int8 factors)")
     out = {}
     for key, value in state.items():
+        value = value.detach().cpu()  # a model trained or loaded on a GPU is stored from the CPU, as its base is
         pretrained = base.get(key)
         if pretrained is not None and pretrained.shape == value.shape:
             if torch.equal(pretrained, value):
