@@ -10,7 +10,8 @@ then everything is restored afresh; a token of marks only vanishes.
 
 In both modes some words are never changed inside or in case (``word_kind``): numbers, decimals, times
 (``3.5``, ``10:30``, ``1,000``, ``1990s``), URLs and e-mail addresses; the lower-case abbreviations of
-``LOWER_ABBREVIATIONS`` (``e.g.``) take at most a capital, and dotted ones (``u.s.``) keep their dots; a
+``LOWER_ABBREVIATIONS`` (``e.g.``) take at most a capital, and other dotted ones (``u.s.``) keep their dots
+and are written upper-case (``U.S.``); a
 word with no letter or digit (an emoji, ``&``) takes no edit at all. Double quotes the model adds come in
 pairs within a line: one it opens without closing (or closes without opening) is dropped; quotes already
 in the input count for the pairing and are never dropped. ``prepare`` applies the mode to a line's words
@@ -21,11 +22,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .tags import CAPITAL, KEEP, Tag, split_edges
+from .tags import CAPITAL, KEEP, LOWER_ABBREVIATIONS, UPPER, Tag, split_edges
 from .units import split_units, unit_spacing
 
 MODES = ("keep", "strip")
-LOWER_ABBREVIATIONS = {"e.g.", "i.e.", "etc.", "vs.", "cf.", "a.m.", "p.m.", "viz.", "approx.", "ca.", "al."}
 _URL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*://\S+|www\.[^\s.]+\.\S+|[\w-]+(?:\.[\w-]+)*"
                   r"\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|biz|ai|dev|app)(?:/\S*)?)$")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
@@ -84,6 +84,7 @@ def strip_word(word: str) -> str:
 def prepare_spaced(line: str, mode: str) -> tuple[list[str], list[bool]]:
     """A line's units (``units.split_units``) as the tagger should read them under ``mode``, and whether
     a space precedes each in the line (``units.unit_spacing``)."""
+    line = line.lstrip("\ufeff")  # a byte-order mark opening a line is no word (the first word still takes its capital)
     units, spacing = split_units(line), unit_spacing(line)
     if mode == "strip":
         stripped = [strip_word(unit) for unit in units]
@@ -106,8 +107,9 @@ def prepare(words: list[str], mode: str) -> list[str]:
 def constrain(word: str, tag: Tag) -> Tag:
     """The predicted tag, limited to what ``word`` allows: no marks on a side that has some, no case change
     to a word that has capitals or to a URL, address or number, at most a capital for a listed
-    abbreviation, nothing at all for a word of symbols."""
-    if tag.deletes or tag == Tag():
+    abbreviation, nothing at all for a word of symbols. A dotted acronym that is not a listed abbreviation is
+    cased per letter whatever the tag says (``u.k.`` -> ``U.K.``)."""
+    if tag.deletes or (tag == Tag() and "." not in word):
         return tag  # nothing to limit (most words)
     kind = word_kind(word)
     if kind == "symbols":
@@ -117,8 +119,10 @@ def constrain(word: str, tag: Tag) -> Tag:
     case = tag.case
     if kind in ("url", "email", "number") or any(ch.isupper() for ch in core):
         case = KEEP
-    elif kind == "abbreviation" and _abbreviation_form(word) in LOWER_ABBREVIATIONS and case != CAPITAL:
-        case = KEEP
+    elif kind == "abbreviation" and _abbreviation_form(word) in LOWER_ABBREVIATIONS:
+        case = case if case == CAPITAL else KEEP
+    elif kind == "abbreviation":
+        case = UPPER
     acronym = tag.acronym and not trail and core.isalpha()  # an acronym already dotted stays as it is
     return replace(tag, prepend=prepend, append=append, acronym=acronym, case=case)
 

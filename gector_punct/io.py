@@ -27,10 +27,14 @@ class InputError(ValueError):
     """Bad input data; the message names the file and line."""
 
 
+BOM = "\ufeff".encode("utf-8")
+
+
 def read_lines(path: str) -> Iterator[tuple[int, str]]:
     stream = sys.stdin.buffer if path == "-" else open(path, "rb")
     try:
         for number, raw in enumerate(stream, start=1):
+            raw = raw[len(BOM):] if number == 1 and raw.startswith(BOM) else raw  # a file's byte-order mark is no text
             raw = raw[:-1] if raw.endswith(b"\n") else raw
             raw = raw[:-1] if raw.endswith(b"\r") else raw
             try:

@@ -304,16 +304,28 @@ def mark_context(written_word: str) -> int:
 
 
 def capitalise_sentence_starts(words: list[str], tags: list[Tag]) -> list[Tag]:
-    """The tags with one guarantee added: the word after a sentence end that a tag appends (. ? !) starts
-    upper-case (deleted words skipped). Sentence ends already in the input (``e.g.``) force nothing."""
+    """The tags with one guarantee added: the word after a sentence end (. ? ! that a tag appends or that the
+    input already has) starts upper-case. Deleted words and words without a letter or digit (an emoji, a
+    symbol) are passed over; a dotted acronym's own period (``U.S.``, ``u.s.``) and a listed lower-case
+    abbreviation (``e.g.``, ``etc.``) end no sentence."""
     out, after_end = list(tags), False
     for k, (word, tag) in enumerate(zip(words, tags)):
-        if tag.deletes:
+        if tag.deletes or not any(ch.isalnum() for ch in word):
             continue
-        if after_end and starts_lower(tag.apply(word)):
+        written = tag.apply(word)
+        if after_end and starts_lower(written):
             out[k] = replace(tag, case=CAPITAL)
-        after_end = ends_sentence(tag.append)
+        after_end = mark_context(written) == END_CONTEXT and not _own_period(written)
     return out
+
+
+def _own_period(written_word: str) -> bool:
+    """``e.g.``, ``etc.``, ``a.m.``: a listed abbreviation whose period is its own, not a sentence end."""
+    return written_word.lower().rstrip("\"')]") in LOWER_ABBREVIATIONS | TITLE_ABBREVIATIONS
+
+
+LOWER_ABBREVIATIONS = {"e.g.", "i.e.", "etc.", "vs.", "cf.", "a.m.", "p.m.", "viz.", "approx.", "ca.", "al."}
+TITLE_ABBREVIATIONS = {"mr.", "mrs.", "ms.", "dr.", "st.", "prof."}
 
 
 # ---- what the metrics look at -------------------------------------------------------------------
