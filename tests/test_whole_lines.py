@@ -1,7 +1,8 @@
 """Whole-utterance lines (``predict.py --whole_lines``): a line starts with a capital and ends a sentence."""
 from hypothesis import example, given, settings, strategies as st
 
-from gector_punct.predictor import Punctuator, close_utterance
+from gector_punct.decoding import close_utterance
+from gector_punct.predictor import Punctuator
 from gector_punct.tags import DELETE, UPPER, Tag, apply_tags, punct_label
 from test_cli import run
 
