@@ -10,9 +10,12 @@ Tasks (``tasks``, see ``gector_punct.tasks``; default ``punc``): a model with sw
 which are on; whatever the model, a task that is off changes nothing (``punc`` off: the input's marks and
 case stay; ``disf`` off: no word is deleted), and ``disf`` needs a model that has ``$DELETE``.
 ``predict_tags(list of word lists) -> list of Tag lists`` is the same without writing text.
+``restore_words(words) -> words`` restores one stream of words word for word (subtitles); every path writes
+with ``tags.written_forms`` over a line's units (``units.split_units``), as ``predict`` does.
 
-Decoding (``DecodeConfig``, as in GECToR): ``decode`` defaults to the first model's own settings. What the
-input already carries is treated by ``existing`` (``keep``: its marks and case are given; ``strip``: removed
+Decoding (``DecodeConfig``, as in GECToR; the policy is ``decoding``'s): ``decode`` defaults to the first
+model's own settings. ``probabilities`` gives each head's per-word probabilities by head name, and
+``decode`` turns them into tags. What the input already carries is treated by ``existing`` (``keep``: its marks and case are given; ``strip``: removed
 and restored afresh), and no word gets an edit it cannot take (a second mark, a URL's case ...; see
 ``existing``). ``iteration_count`` > 1 tags again the lines that the previous pass changed.
 

@@ -17,6 +17,8 @@ def test_first_word_capitalised_and_last_pause_becomes_the_mark():
     words = "the economy grew last year".split()
     assert close(words, [Tag()] * 4 + [comma]) == "The economy grew last year."
     assert close(words, [Tag()] * 5, "?") == "The economy grew last year?"
+    dash = Tag(punct_label("", "--"))  # a dash is a pause mark too (tags.PAUSE_MARKS): a whole line ends a sentence
+    assert close(words, [Tag()] * 4 + [dash]) == "The economy grew last year."
 
 
 def test_what_already_ends_or_carries_marks_stays():
