@@ -21,7 +21,7 @@ from gector_punct.config import model_folders
 from gector_punct.io import InputError, atomic_write, check_parent_folder, read_lines
 from gector_punct.predictor import Punctuator, shipped_model, split_sentences
 from gector_punct.runtime import mmap_large_buffers, trim_heap
-from gector_punct.streaming import StreamingPunctuator
+from gector_punct.streaming import StreamingPunctuator, caption_text
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
 from gector_punct.tasks import DEFAULT_TASKS
 from gector_punct.units import split_units
@@ -226,26 +226,26 @@ def stream(args: argparse.Namespace, punctuator: Punctuator) -> tuple[int, int]:
     streamer = StreamingPunctuator(punctuator, args.lookahead)
     lines_in = utterances = 0
     with InterruptGuard() as guard, atomic_write(args.output_file, create_parents=False) as out:
-        started = False  # whether the current output line has a word yet
+        last = None  # the newest word written on the current output line
         try:
             for _, line in guard.lines(args.input_file):
                 lines_in += 1
                 words = line.split()
                 final = streamer.push(words) if words else streamer.end()
                 if final:
-                    out.write((" " if started else "") + " ".join(final))
-                    started = True
+                    out.write(caption_text(final, last))
+                    last = final[-1]
                 if not words:
                     out.write("\n")
-                    started, utterances = False, utterances + 1
+                    last, utterances = None, utterances + 1
                 out.flush()
                 if guard.pressed:
                     break
         except KeyboardInterrupt:  # raised only while waiting for a line: nothing is in hand
             pass
         final = streamer.end()
-        if final or started:
-            out.write((" " if started else "") + " ".join(final) + "\n")
+        if final or last is not None:
+            out.write(caption_text(final, last) + "\n")
             utterances += 1
     if guard.pressed:
         raise KeyboardInterrupt

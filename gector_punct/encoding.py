@@ -25,6 +25,7 @@ import importlib.util
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -32,6 +33,9 @@ from .runtime import quiet_transformers
 from .tags import ACRONYM_CORE, START_CONTEXT
 from .units import is_continuous, split_edges
 from .vocabulary import HEADS, IGNORE
+
+if TYPE_CHECKING:  # the training reader makes the labels that collate takes; it imports this module
+    from .reader import WordLabels
 
 START_TOKEN = "$START"
 # Encoders that ship inside pip packages, usable offline by these names.
@@ -254,13 +258,12 @@ class TextEncoder:
         return windows
 
 
-def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int, ...]]] | None = None
+def collate(windows: list[Window], pad_id: int = 0, labels: list[list[WordLabels]] | None = None
             ) -> dict[str, torch.Tensor]:
     """Padded tensors of these windows: ``input_ids``, ``attention_mask``, ``word_starts``, ``word_mask``
-    (padded words are False) and, with ``labels`` (per window, per word: ``reader.word_labels``, one index
-    per head in ``HEADS`` order, then the word's ``tags.mark_context``), each head's ``target_key`` tensor, IGNORE where the
-    window does not own the word, and ``prev_mark``: the mark context of each word's predecessor in the
-    window (``start`` for the window's first word). Windows with switching tokens add ``switches``
+    (padded words are False) and, with ``labels`` (per window, per word: its ``reader.WordLabels``), each
+    head's ``target_key`` tensor, IGNORE where the window does not own the word, and ``prev_mark``: the mark
+    context of each word's predecessor in the window (``start`` for the window's first word). Windows with switching tokens add ``switches``
     (windows x switches: each token's state)."""
     n_tok = max(len(w.input_ids) for w in windows)
     n_words = max(len(w.word_starts) for w in windows)
@@ -281,11 +284,11 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[tuple[int,
         for row, (w, window_labels) in enumerate(zip(windows, labels)):
             owned = [j for j, is_owner in enumerate(w.owned) if is_owner]
             if owned:
-                target[row, owned] = torch.tensor([window_labels[j][: len(HEADS)] for j in owned], dtype=torch.long)
+                target[row, owned] = torch.tensor([window_labels[j].heads for j in owned], dtype=torch.long)
         prev_mark = torch.full((len(windows), n_words), START_CONTEXT, dtype=torch.long)
         for row, window_labels in enumerate(labels):
             if len(window_labels) > 1:
-                prev_mark[row, 1: len(window_labels)] = torch.tensor([lab[len(HEADS)] for lab in window_labels[:-1]])
+                prev_mark[row, 1: len(window_labels)] = torch.tensor([lab.next_context for lab in window_labels[:-1]])
         out.update({head.target_key: target[:, :, k] for k, head in enumerate(HEADS)}, prev_mark=prev_mark)
     return out
 
@@ -299,7 +302,7 @@ class WindowedBatcher:
     their ``collate`` tensors."""
 
     def __init__(self, windows: list[Window], batch_size: int = 32, max_tokens: int | None = None,
-                 pad_id: int = 0, labels: list[list[tuple[int, ...]]] | None = None, sort: bool = True):
+                 pad_id: int = 0, labels: list[list[WordLabels]] | None = None, sort: bool = True):
         self.windows, self.labels, self.pad_id = windows, labels, pad_id
         order = list(range(len(windows)))
         if sort:

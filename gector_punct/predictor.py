@@ -10,9 +10,12 @@ Tasks (``tasks``, see ``gector_punct.tasks``; default ``punc``): a model with sw
 which are on; whatever the model, a task that is off changes nothing (``punc`` off: the input's marks and
 case stay; ``disf`` off: no word is deleted), and ``disf`` needs a model that has ``$DELETE``.
 ``predict_tags(list of word lists) -> list of Tag lists`` is the same without writing text.
+``restore_words(words) -> words`` restores one stream of words word for word (subtitles); every path writes
+with ``tags.written_forms`` over a line's units (``units.split_units``), as ``predict`` does.
 
-Decoding (``DecodeConfig``, as in GECToR): ``decode`` defaults to the first model's own settings. What the
-input already carries is treated by ``existing`` (``keep``: its marks and case are given; ``strip``: removed
+Decoding (``DecodeConfig``, as in GECToR; the policy is ``decoding``'s): ``decode`` defaults to the first
+model's own settings. ``probabilities`` gives each head's per-word probabilities by head name, and
+``decode`` turns them into tags. What the input already carries is treated by ``existing`` (``keep``: its marks and case are given; ``strip``: removed
 and restored afresh), and no word gets an edit it cannot take (a second mark, a URL's case ...; see
 ``existing``). ``iteration_count`` > 1 tags again the lines that the previous pass changed.
 
@@ -30,7 +33,6 @@ from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import replace
 
 import torch
 
@@ -42,23 +44,17 @@ from .config import DecodeConfig, is_ensemble, model_folders, read_ensemble
 from .encoding import TextEncoder, WindowedBatcher
 from .model import Batch, Seq2Labels
 from .runtime import autocast, pick_device
-from .existing import MODES, QUOTE_PAIRS, constrain_line, prepare, prepare_spaced, strip_word
-from .tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag, capitalise_sentence_starts, ends_sentence,
-                   mark_context, split_edges, written_forms)
-from .units import join_units, narrow_marks, split_units, starts_lower, unit_spacing
+from .decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
+from .existing import MODES, prepare, prepare_spaced, strip_word
+from .tags import MARK_CONTEXTS, Tag, ends_sentence, split_edges, written_forms
+from .units import join_units, split_units, unit_spacing
 from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
-from .vocabulary import CASE_HEAD, DETECT_HEAD, HEADS, PUNCT_HEAD
+from .vocabulary import CASE_HEAD, HEADS
 
-INVERTED_QUESTION = "¿"
-PAUSE_MARKS = set(",;:")
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 DEFAULT_MODEL = os.path.join(MODELS, "default_en")
 SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
 MULTILINGUAL_MODEL = os.path.join(MODELS, "multilingual")  # zh, fr, de, es, it and en
-# Per head in HEADS order: (all words of all lines) x labels; the case head's x contexts x labels (one
-# distribution per mark context of the word before, ``tags.MARK_CONTEXTS``; the same for each context when
-# the model has no ``case_context``).
-Probabilities = tuple[torch.Tensor, ...]
 
 
 def shipped_model(tasks: frozenset[str]) -> str:
@@ -101,13 +97,6 @@ class Punctuator:
             self.encoders.append(model.text_encoder(max_len))
         # The ensemble's label spaces, per head: the union of the models' labels, by name.
         self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
-        # The punctuation labels that open a question with ¿ (``pair_questions``).
-        self.opening = [j for j, name in enumerate(self.names[PUNCT_HEAD.name])
-                        if INVERTED_QUESTION in Tag.parse(name).prepend]
-        # The punctuation labels by the sentence mark their appended marks end with (``close_utterance``).
-        appended = [narrow_marks(Tag.parse(name).append) for name in self.names[PUNCT_HEAD.name]]
-        self.end_marks = {m: [j for j, a in enumerate(appended) if [c for c in a if c in ".?!"][-1:] == [m]]
-                          for m in ".?!"}
 
     @classmethod
     def load(cls, paths: str | list[str] = DEFAULT_MODEL, vocab_path: str | None = None, **options) -> Punctuator:
@@ -151,44 +140,50 @@ class Punctuator:
     def restore_words(self, words: list[str]) -> list[str | None]:
         """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
         written form, or None where it vanishes (a marks-only token under ``strip``, a ``$DELETE``)."""
-        prepared = [strip_word(w) for w in words] if self.existing == "strip" else prepare(words, "keep")
-        kept = [i for i, w in enumerate(prepared) if w]
-        out: list[str | None] = [None] * len(words)
-        if kept:
-            line = [prepared[i] for i in kept]
-            (tags,) = self.predict_tags([line])
-            for i, form in zip(kept, written_forms(line, tags)):
-                out[i] = form
-        return out
+        units = self.read_units(words)
+        line = self.tagger_line([unit for word in units for unit in word])
+        forms = written_forms(line, self.predict_tags([line])[0]) if line else []
+        return words_written(units, forms)
+
+    def read_units(self, words: list[str]) -> list[list[str]]:
+        """Each word's units (``units.split_units``: a Chinese word's characters), under ``existing="strip"``
+        without their marks and case, a unit of marks only left out (``existing.strip_word``)."""
+        units = [split_units(word) for word in words]
+        if self.existing == "strip":
+            return [[unit for unit in map(strip_word, word) if unit] for word in units]
+        return units
+
+    def tagger_line(self, units: list[str]) -> list[str]:
+        """A line's units (``read_units``) as the tagger reads them: under ``existing="keep"`` a line whose
+        case says nothing is lower-cased first (``existing.prepare``)."""
+        return prepare(units, "keep") if self.existing == "keep" else units
 
     def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
-                     whole: bool = False, deletions: list[list[bool]] | None = None) -> list[list[Tag]]:
-        return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole, deletions=deletions)
+                     whole: bool = False, deletions: list[list[bool]] | None = None,
+                     given: list[list[Tag]] | None = None) -> list[list[Tag]]:
+        """Each line's tags (``decode`` of ``probabilities``); ``given``: per line, its first words' tags."""
+        return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole, deletions=deletions,
+                           given=given)
 
     @torch.inference_mode()
     def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None
                       ) -> Probabilities:
-        """The ensemble's probabilities of every word of every line, per head in ``HEADS`` order, columns in
-        ``self.names`` order; the lines' words one after the other (word ``j`` of line ``i`` is row
-        ``sum(len(l) for l in lines[:i]) + j``)."""
+        """The ensemble's probabilities of every word of every line, by head name (``decoding.Probabilities``):
+        the mean of its models', columns in ``self.names`` order; the lines' words one after the other
+        (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``)."""
         offsets = [0]
         for words in word_lines:
             offsets.append(offsets[-1] + len(words))
-        total = None
-        for model, encoder in zip(self.models, self.encoders):
-            probs = self._model_probabilities(model, encoder, word_lines, offsets, audio)
-            total = probs if total is None else tuple(a + b for a, b in zip(total, probs))
-        return tuple(x / len(self.models) for x in total)
+        return mean_probabilities([self._model_probabilities(model, encoder, word_lines, offsets, audio)
+                                   for model, encoder in zip(self.models, self.encoders)])
 
     def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]],
                              offsets: list[int], audio=None) -> Probabilities:
-        columns = [torch.tensor([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)]) for h in HEADS]
+        columns = {h.name: torch.tensor([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)])
+                   for h in HEADS}
         contexts = len(MARK_CONTEXTS)
-        out = tuple(torch.zeros((offsets[-1],) + ((contexts,) if h is CASE_HEAD else ()) + (len(self.names[h.name]),))
-                    for h in HEADS)
         # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
-        for head, table, no_edit in zip(HEADS, out, (KEEP, KEEP, "CORRECT")):
-            table[..., self.names[head.name].index(no_edit)] = 1.0
+        out = no_edit_probabilities(self.names, offsets[-1], contexts)
         windows = encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
         sound = fractions = None
         if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
@@ -211,9 +206,10 @@ class Punctuator:
                         rows.append(row * width + j)
                         targets.append(base + j)
             rows_t, targets_t = torch.tensor(rows), torch.tensor(targets)
-            for head, table, cols in zip(HEADS, out, columns):  # columns: the ensemble's label order
+            for head in HEADS:  # columns: the ensemble's label order
+                table, cols = out[head.name], columns[head.name]
                 values = result[head.probs_key].float().cpu().flatten(0, 1)[rows_t]
-                if table.dim() == 3:
+                if head is CASE_HEAD:
                     values = values if values.dim() == 3 else values.unsqueeze(1).expand(-1, contexts, -1)
                     table[targets_t[:, None, None], torch.arange(contexts)[None, :, None], cols[None, None, :]] = values
                 else:
@@ -222,128 +218,15 @@ class Punctuator:
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
                decode: DecodeConfig | None = None, whole: bool = False,
-               deletions: list[list[bool]] | None = None) -> list[list[Tag]]:
-        """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's).
-        Deletion first (with ``disf``: ``_deletions``), then the punctuation of the words that stay; then each
-        word's case from the distribution of the context its predecessor gives once punctuated. A word after
-        a sentence end the tagger added always starts upper-case.
-        ``whole``: each line is a whole utterance (``close_utterance``). ``deletions`` (per line, per word):
-        which words go, given (an oracle's, for analysis) instead of decided, whatever the tasks."""
-        d = decode or self.decode_config
-        labels, case, detect = (p.clone() for p in probabilities)
-        punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
-        deleted = (self._deletions(labels, d.deletion_threshold) if deletions is None
-                   else torch.tensor([gone for line in deletions for gone in line], dtype=torch.bool))
-        labels[:, punct_names.index(KEEP)] += d.additional_confidence
-        case[..., case_names.index(KEEP)] += d.case_bias
-        self._mask_tasks_off(labels, case)
-        if deleted is not None:  # decided above; otherwise the likeliest other label
-            labels[:, punct_names.index(DELETE)] = torch.where(deleted, 2.0, -1.0)
-        label_p, label_i = (x.tolist() for x in labels.max(-1))
-        case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
-        error_p = detect[:, self.names[DETECT_HEAD.name].index("INCORRECT")].tolist()
-        opening_p = (probabilities[0][:, self.opening].sum(-1) if self.opening else torch.zeros(len(labels))).tolist()
-        threshold = d.min_error_probability
-        forced = deleted.tolist() if deletions is not None else None  # given deletions hold on every line
-        made: dict[tuple[str, str], Tag] = {}  # one Tag object per distinct edit: its parts parsed once
-        tags, start = [], 0
-        for words in word_lines:
-            end = start + len(words)
-            if not words or max(error_p[start:end]) < threshold:  # GECToR: a line with no likely error stays
-                line = [Tag(deletes=True) if forced and forced[k] else Tag() for k in range(start, end)]
-            else:
-                line, context = [], START_CONTEXT
-                for k, word in zip(range(start, end), words):
-                    c = case_i[k][context] if case_p[k][context] >= threshold else None
-                    key = (punct_names[label_i[k]] if label_p[k] >= threshold else KEEP,
-                           KEEP if c is None else case_names[c])
-                    if key not in made:
-                        made[key] = Tag.from_labels(*key)
-                    line.append(made[key])
-                    if not made[key].deletes:  # a deleted word passes on the context it was given
-                        context = mark_context(made[key].apply(word))
-                line = pair_questions(constrain_line(words, line), opening_p[start:end], d.question_opening)
-            if whole and words and "punc" in self.tasks:
-                line = close_utterance(words, line, self._end_mark(probabilities[0][end - 1]))
-            line = capitalise_sentence_starts(words, line)
-            use_forms = self.case_forms and words and "punc" in self.tasks  # case is punc's part: off, no change
-            tags.append(self.case_forms.apply(words, line) if use_forms else line)
-            start = end
-        return tags
-
-    def _end_mark(self, label_p: torch.Tensor) -> str:
-        """The likeliest sentence mark (. ? !) of a word from its punctuation probabilities: each mark's
-        probability is the sum over the labels whose appended marks end with it."""
-        return max(self.end_marks, key=lambda mark: float(label_p[self.end_marks[mark]].sum()))
-
-    def _deletions(self, labels: torch.Tensor, threshold: float) -> torch.Tensor | None:
-        """Per word, whether ``disf`` deletes it: P($DELETE) above ``threshold``. A kept word's disfluency
-        target says only "not deleted" (any label but $DELETE), so the model's calibrated decision is $DELETE
-        against all the rest together, not against $KEEP or the likeliest mark alone. None without ``disf``."""
-        names = self.names[PUNCT_HEAD.name]
-        if "disf" not in self.tasks or DELETE not in names:
-            return None
-        return labels[:, names.index(DELETE)] > threshold
-
-    def _mask_tasks_off(self, labels: torch.Tensor, case: torch.Tensor) -> None:
-        """Rule out, in place, every decision of a task that is off: ``$DELETE`` without ``disf``; any mark and
-        any case change without ``punc``."""
-        punct_names, case_names = self.names[PUNCT_HEAD.name], self.names[CASE_HEAD.name]
-        for j, name in enumerate(punct_names):
-            off = "disf" if name == DELETE else None if name == KEEP else "punc"
-            if off is not None and off not in self.tasks:
-                labels[:, j] = -1.0
-        if "punc" not in self.tasks:
-            case[..., [j for j, name in enumerate(case_names) if name != KEEP]] = -1.0
-
-
-def close_utterance(words: list[str], tags: list[Tag], mark: str) -> list[Tag]:
-    """A whole utterance's tags: its first word starts upper-case and its last word ends a sentence, with
-    ``mark`` where it has only a pause mark or none (``year,`` -> ``year.``), inside the closing quotes it
-    adds (``us"`` -> ``us."``); a last word with marks of its own in the input is left as it is."""
-    out = list(tags)
-    first = next((k for k, t in enumerate(tags) if not t.deletes), None)
-    last = next((k for k in reversed(range(len(tags))) if not tags[k].deletes), None)
-    if first is None:
-        return out
-    if starts_lower(out[first].apply(words[first])):
-        out[first] = replace(out[first], case=CAPITAL)
-    tag = out[last]
-    written = split_edges(tag.apply(words[last]))[2]  # an acronym's last period counts: U.S. ends a sentence
-    marks = narrow_marks(tag.append)
-    before_quotes = marks.rstrip("".join(QUOTE_PAIRS.values()))
-    if not split_edges(words[last])[2] and not ends_sentence(written) and set(before_quotes) <= PAUSE_MARKS:
-        out[last] = replace(tag, append=mark + marks[len(before_quotes):])
-    return out
-
-
-def pair_questions(tags: list[Tag], opening_p: list[float], threshold: float) -> list[Tag]:
-    """Spanish writes a question between ``¿`` and ``?``: a sentence the tags close with ``?`` and open with
-    no ``¿`` gets one before its word likeliest to take it, if that is at least ``threshold`` probable or
-    the line already opens a question (a line with one ``¿`` is Spanish: all its questions open); a ``¿``
-    in a sentence that the tags end otherwise is dropped. A sentence still open at the line's end (a line
-    cut mid-sentence) is left as it is."""
-    out, spans, start = list(tags), [], 0
-    for k, tag in enumerate(tags):
-        if not tag.deletes and ends_sentence(tag.append):
-            spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "?" in tag.append))
-            start = k + 1
-    questions = [span for span, asks in spans if asks]
-    spanish = any(INVERTED_QUESTION in tags[j].prepend or opening_p[j] >= threshold for span in questions for j in span)
-    for span, asks in spans:
-        opened = [j for j in span if INVERTED_QUESTION in out[j].prepend]
-        if asks and not opened:
-            best = max(span, key=lambda j: opening_p[j])
-            if spanish and opening_p[best] > 0:
-                out[best] = _with_prepend(out[best], INVERTED_QUESTION + out[best].prepend)
-        elif opened and not asks:
-            for j in opened:
-                out[j] = _with_prepend(out[j], out[j].prepend.replace(INVERTED_QUESTION, ""))
-    return out
-
-
-def _with_prepend(tag: Tag, prepend: str) -> Tag:
-    return replace(tag, prepend=prepend)
+               deletions: list[list[bool]] | None = None, given: list[list[Tag]] | None = None) -> list[list[Tag]]:
+        """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's), by the
+        policy of ``decoding.decode_lines`` (deletion, punctuation, then case in the context of the word
+        before; a word after a sentence end the tagger added starts upper-case) with this predictor's tasks
+        and case forms. ``whole``: each line is a whole utterance (``decoding.close_utterance``).
+        ``deletions`` (per line, per word): which words go, given (an oracle's, for analysis) instead of
+        decided, whatever the tasks. ``given`` (per line): the tags of its first words, decided earlier."""
+        return decode_lines(word_lines, probabilities, self.names, self.tasks, decode or self.decode_config,
+                            self.case_forms, whole, deletions, given)
 
 
 def quantize_encoder(model: Seq2Labels) -> None:
@@ -358,6 +241,18 @@ def _union(lists) -> list[str]:
     for tokens in lists:
         names.extend(t for t in tokens if t not in names)
     return names
+
+
+def words_written(units: list[list[str]], forms: list[str | None]) -> list[str | None]:
+    """Per word, its units' written forms joined as a line joins them (no space inside a word), or None
+    where all of them vanish; ``forms``: ``tags.written_forms`` of all the words' units, one after the
+    other."""
+    out, start = [], 0
+    for word in units:
+        kept = [form for form in forms[start: start + len(word)] if form is not None]
+        out.append("".join(kept) if kept else None)
+        start += len(word)
+    return out
 
 
 def split_sentences(line: str) -> list[str]:

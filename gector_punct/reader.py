@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .audio import AudioSpec, read_audio_list, read_jsonl
 from .encoding import TextEncoder, Window
@@ -42,6 +43,21 @@ from .units import split_units
 from .vocabulary import IGNORE, KEPT, Vocabulary
 
 OFF_TASKS = ("untaught", "unchanged")  # what a window teaches about a task that is off (word_labels)
+
+
+class WordLabels(NamedTuple):
+    """One word's training targets: a label index per head (``vocabulary.IGNORE``: not taught) and
+    ``next_context``, the ``tags.mark_context`` the word gives the word after it."""
+
+    punct: int
+    case: int
+    detect: int
+    next_context: int
+
+    @property
+    def heads(self) -> tuple[int, int, int]:
+        """The label indices in ``vocabulary.HEADS`` order, as ``Vocabulary.encode_tag`` gives them."""
+        return self.punct, self.case, self.detect
 
 
 @dataclass
@@ -71,7 +87,7 @@ class Instance:
 class EncodedData:
     instances: list[Instance]
     windows: list[Window]
-    labels: list[list[tuple[int, ...]]]  # per window, per word: one label index per head, then its mark context
+    labels: list[list[WordLabels]]  # per window, per word
     groups: list[list[int]]  # window indices of each instance
     at_tn_prob: list[bool]  # per instance: drawn with probability tn_prob (a task on, nothing to change)
     tn_prob: float
@@ -163,7 +179,7 @@ class DatasetReader:
             for k, pieces in enumerate(text_encoder.word_pieces([i.words for i in chunk])):
                 encoded_tags = word_labels(vocab, chunk[k].words, chunk[k].tags, chunk[k].tasks, self.off_tasks)
                 group = []
-                if all(label == IGNORE for word in encoded_tags for label in word[:-1]):  # teaches nothing
+                if all(label == IGNORE for word in encoded_tags for label in word.heads):  # teaches nothing
                     groups.append(group)
                     continue
                 for window in text_encoder.windows_for(offset + k, pieces, switch_states(chunk[k].tasks, switches)):
@@ -176,8 +192,8 @@ class DatasetReader:
 
 
 def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: frozenset[str] = DEFAULT_TASKS,
-                off_tasks: str = "untaught") -> list[tuple[int, ...]]:
-    """Per word: its label index per head (``HEADS`` order), then the mark context it gives the next word
+                off_tasks: str = "untaught") -> list[WordLabels]:
+    """Per word, its ``WordLabels``: its label index per head, and the mark context it gives the next word
     (``tags.mark_context`` of the word as written; a deleted word passes on the context it was given):
     what ``encoding.collate`` takes as ``labels``. Without the punc task only deletion is taught: a kept
     word's punctuation target is ``KEPT`` (not ``$DELETE``, mark unknown), its case and detection unknown,
@@ -193,13 +209,13 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
     for w, t in zip(words, tags):
         if not t.deletes:
             context = mark_context(t.apply(w))
-        label = vocab.encode_tag(t)
+        label = WordLabels(*vocab.encode_tag(t), next_context=context)
         if "punc" not in tasks and (t.deletes or off_tasks == "untaught"):
             kept = KEPT if "disf" in tasks else IGNORE  # with neither task on there is nothing to teach
-            label = (label[0] if t.deletes else kept, IGNORE, IGNORE)
+            label = label._replace(punct=label.punct if t.deletes else kept, case=IGNORE, detect=IGNORE)
         elif t.deletes and "disf" not in tasks:
-            label = (IGNORE, IGNORE, IGNORE)
-        labels.append(label + (context,))
+            label = label._replace(punct=IGNORE, case=IGNORE, detect=IGNORE)
+        labels.append(label)
     return labels
 
 

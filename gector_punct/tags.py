@@ -39,7 +39,7 @@ from functools import cached_property
 
 # Facts about marks of every script live in units.py, how target words stand to source words in alignment.py;
 # tags re-exports those its users import from here.
-from .alignment import (ACRONYM_CORE, AlignmentError, Target, fits, left_out, mismatch,  # noqa: F401
+from .alignment import (ACRONYM_CORE, PAUSE_MARKS, AlignmentError, Target, fits, left_out, mismatch,  # noqa: F401
                         resolve_deletions, target_words, word_edit)
 from .units import (OPENING, SENTENCE_END, ends_sentence, join_units, narrow_marks, render_marks,  # noqa: F401
                     split_edges, split_units, starts_lower)

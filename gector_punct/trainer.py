@@ -72,7 +72,7 @@ def label_weights(data: EncodedData, vocab: Vocabulary, power: float) -> torch.T
     between 1 and MAX_CLASS_WEIGHT, counted over the training windows that hold an edit. Marks are counted
     where the punc task is on; with it off only ``$DELETE`` is (what such a window teaches about marks,
     ``off_tasks``, leaves the marks' weights alone)."""
-    n_labels, column = vocab.size(PUNCT_HEAD.namespace), HEADS.index(PUNCT_HEAD)
+    n_labels = vocab.size(PUNCT_HEAD.namespace)
     delete = vocab.index(PUNCT_HEAD.namespace, DELETE)
     counts = torch.zeros(n_labels)
     for instance, group in zip(data.instances, data.groups):
@@ -80,7 +80,7 @@ def label_weights(data: EncodedData, vocab: Vocabulary, power: float) -> torch.T
             continue
         marks = "punc" in instance.tasks
         for i in group:
-            known = [t[column] for t in data.labels[i] if t[column] >= 0 and (marks or t[column] == delete)]
+            known = [t.punct for t in data.labels[i] if t.punct >= 0 and (marks or t.punct == delete)]
             counts += torch.bincount(torch.tensor(known, dtype=torch.long), minlength=n_labels).float()
     keep = counts[vocab.index(PUNCT_HEAD.namespace, KEEP)].clamp(min=1)
     return (keep / counts.clamp(min=1)).pow(power).clamp(min=1.0, max=MAX_CLASS_WEIGHT)

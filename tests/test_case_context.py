@@ -51,7 +51,7 @@ def test_decode_takes_each_words_case_from_the_context_its_predecessor_gets():
     case[:, PAUSE_CONTEXT] = torch.tensor([0.9, 0.1])
     case[:, NONE_CONTEXT] = torch.tensor([0.3, 0.7])  # unnatural on purpose: shows which row was read
     detect = torch.tensor([[0.1, 0.9]] * 4)
-    (tags,) = punctuator.decode([words], (punct, case, detect))
+    (tags,) = punctuator.decode([words], {PUNCT_HEAD.name: punct, CASE_HEAD.name: case, DETECT_HEAD.name: detect})
     assert apply_tags(words, tags) == "a. B, c D"
 
 

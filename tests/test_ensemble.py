@@ -6,11 +6,14 @@ import subprocess
 import sys
 
 import pytest
+import torch
 
-from conftest import ROOT
+from conftest import ROOT, tiny_tagger
 from gector_punct.config import (DecodeConfig, EnsembleConfig, ModelFolderError, model_folders, read_config,
                                  read_ensemble, store_decode_defaults, write_ensemble)
 from gector_punct.predictor import Punctuator
+from gector_punct.tags import KEEP
+from gector_punct.vocabulary import PUNCT_HEAD, Vocabulary
 
 
 def make_ensemble(tmp_path, members, decode=DecodeConfig()):
@@ -64,3 +67,25 @@ def test_predict_cli_takes_an_ensemble_folder(trained_tiny, learnable_data, tmp_
                           "--input_file", str(source), "--output_file", "-", "--device", "cpu"],
                          capture_output=True, text=True, check=True, env=dict(os.environ, HF_HUB_OFFLINE="1"))
     assert out.stdout.splitlines() == Punctuator.load(trained_tiny["dir"], device="cpu").predict(lines)
+
+
+def test_ensemble_probabilities_are_the_members_mean_by_label_name():
+    """Two different tiny taggers whose label sets differ (and list shared labels in another order): each
+    head's ensemble probability of a label is the mean of the members' (0 where a member lacks it)."""
+    torch.manual_seed(1)
+    first = tiny_tagger(Vocabulary({"labels": [KEEP, "$APPEND_,", "$APPEND_."], "case_tags": [KEEP, "$TRANSFORM_CASE_CAPITAL"],
+                                    "d_tags": ["CORRECT", "INCORRECT"]}), case_context=True)
+    second = tiny_tagger(Vocabulary({"labels": ["$APPEND_.", KEEP, "$APPEND_?", "$APPEND_,"],
+                                     "case_tags": ["$TRANSFORM_CASE_UPPER", KEEP], "d_tags": ["INCORRECT", "CORRECT"]}))
+    lines = [["so", "we", "went", "to", "paris"], ["did", "you", "go"]]
+    ensemble = Punctuator([first, second], device="cpu")
+    members = [Punctuator([model], device="cpu") for model in (first, second)]
+    got = ensemble.probabilities(lines)
+    alone = [member.probabilities(lines) for member in members]
+    assert got.keys() == alone[0].keys()
+    for head, names in ensemble.names.items():
+        for j, name in enumerate(names):
+            columns = [p[head][..., m.names[head].index(name)] if name in m.names[head] else 0.0
+                       for p, m in zip(alone, members)]
+            assert torch.allclose(got[head][..., j], (columns[0] + columns[1]) / 2, atol=1e-6), (head, name)
+    assert not torch.allclose(alone[0][PUNCT_HEAD.name][:, 0], alone[1][PUNCT_HEAD.name][:, 1], atol=1e-3)  # the members differ

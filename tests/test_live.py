@@ -5,15 +5,20 @@ import subprocess
 import sys
 
 import pytest
+import torch
 
-from conftest import ROOT
+from conftest import ROOT, tiny_tagger
+from gector_punct.decoding import no_edit_probabilities
 from gector_punct.io import InputError
 from gector_punct.predictor import Punctuator
-from gector_punct.streaming import StreamingPunctuator
+from gector_punct.streaming import StreamingPunctuator, caption_text
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
-from gector_punct.tags import Tag, split_edges
+from gector_punct.tags import (ACRONYM, CAPITAL, DELETE, KEEP, MARK_CONTEXTS, UPPER, Tag, split_edges)
+from gector_punct.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD, Vocabulary
 
-PERIOD = "$APPEND_."
+PERIOD, COMMA, QUESTION = "$APPEND_.", "$APPEND_,", "$APPEND_?"
+OPEN_QUOTE, CLOSE_QUOTE = Tag(prepend='"').punct, Tag(append='"').punct
+ACRONYM_COMMA = Tag(append=",", acronym=True).punct
 
 UTTERANCES = ["so i went to new york last tuesday did you go there too",
               "yes i did it was great we saw the statue of liberty and ate pizza in brooklyn",
@@ -53,21 +58,99 @@ def test_unbounded_lookahead_is_the_batch_output(shipped):
         assert " ".join(out) == shipped.predict([text])[0]
 
 
-class _ChangingMind:
-    """A stand-in punctuator whose mark on a word depends on the window: the newest word of a window ends a
-    sentence; inside a later window the same word gets no mark (as a real model, seeing more, may decide)."""
+class Scripted(Punctuator):
+    """A punctuator whose tagger follows a script: ``script(line, k)`` is the tag word ``k`` of a line (a
+    window) takes, with probability 1; decoding, the writer and the stream run on it as on a model."""
 
-    def predict_tags(self, lines):
-        (words,) = lines
-        return [[Tag.parse(PERIOD) if k == len(words) - 1 else Tag() for k in range(len(words))]]
+    def __init__(self, model, script, tasks="disf,punc"):
+        super().__init__([model], device="cpu", tasks=tasks)
+        self.script = script
+
+    def probabilities(self, word_lines, audio=None):
+        probs = no_edit_probabilities(self.names, sum(map(len, word_lines)), len(MARK_CONTEXTS))
+        rows = [(line, k) for line in word_lines for k in range(len(line))]
+        for row, (line, k) in enumerate(rows):
+            tag = self.script(line, k)
+            probs[PUNCT_HEAD.name][row] = 0.0
+            probs[PUNCT_HEAD.name][row, self.names[PUNCT_HEAD.name].index(tag.punct)] = 1.0
+            probs[CASE_HEAD.name][row] = 0.0
+            probs[CASE_HEAD.name][row, :, self.names[CASE_HEAD.name].index(tag.case)] = 1.0
+            probs[DETECT_HEAD.name][row] = torch.tensor([0.0, 1.0] if tag.is_edit else [1.0, 0.0])
+        return probs
 
 
-def test_a_sentence_end_in_one_update_capitalises_the_next_words_first_word():
-    streamer = StreamingPunctuator(_ChangingMind(), lookahead=0)
-    assert streamer.push(["so"]) == ["so."]
-    assert streamer.push(["we", "went"]) == ["We", "went."]  # "we" re-tagged without a mark before it
-    assert streamer.end() == []
-    assert streamer.push(["then"]) == ["then."]  # a new utterance starts without context
+@pytest.fixture(scope="module")
+def script_model():
+    vocab = Vocabulary({"labels": [KEEP, DELETE, COMMA, PERIOD, QUESTION, OPEN_QUOTE, CLOSE_QUOTE, ACRONYM,
+                                   ACRONYM_COMMA],
+                        "case_tags": [KEEP, CAPITAL, UPPER], "d_tags": ["CORRECT", "INCORRECT"]})
+    torch.manual_seed(0)
+    return tiny_tagger(vocab, max_len=48)
+
+
+# Each word's tag, whatever its window: deletions, Chinese marks, quotes, acronyms.
+def _tag(punct: str, case: str = KEEP) -> Tag:
+    return Tag.from_labels(punct, case)
+
+
+BY_WORD = {"Uh": _tag(DELETE), "uh": _tag(DELETE), "went": _tag(PERIOD), "京": _tag(COMMA), "呢": _tag(QUESTION),
+           "年": _tag(PERIOD), "usa": _tag(ACRONYM_COMMA, UPPER), "vitamin": _tag(OPEN_QUOTE),
+           "d": _tag(CLOSE_QUOTE, CAPITAL), "good": _tag(PERIOD), "am": _tag(ACRONYM), "left": _tag(PERIOD)}
+
+
+def by_word(line, k):
+    return BY_WORD.get(split_edges(line[k])[1], Tag())
+
+
+@pytest.mark.parametrize("text, batch", [
+    ("Uh so we went", "So we went."),  # the deleted Uh hands its capital on
+    ('she said "uh no way"', 'she said "no way"'),  # and its opening quote
+    ("我们 去 北京 你呢", "我们去北京，你呢？"),  # full-width marks, no spaces between Chinese characters
+    ("我们去北京你呢", "我们去北京，你呢？"),  # a Chinese word: one unit per character
+    ("我在usa工作了三年", "我在U.S.A.，工作了三年。"),  # an acronym keeps its own period, the comma is wide
+    ("我 在 usa 工 作 了 三 年", "我在 U.S.A.， 工作了三年。"),  # the recogniser's spaces kept beside Latin
+    ("he said vitamin d is good", 'he said "vitamin D" is good.'),  # quotes the tagger adds, paired
+    ("we met at nine am uh and then left", "we met at nine a.m. and then left.")])
+def test_stream_and_subtitles_write_what_the_batch_writes(script_model, text, batch):
+    """With unbounded look-ahead the stream's words are the batch output's, and so are a subtitle file's
+    (``restore_words``): the same writer in the same context."""
+    tagger = Scripted(script_model, by_word)
+    streamer = StreamingPunctuator(tagger, lookahead=10**9)
+    out, _ = feed(streamer, text, chunk=2)
+    assert tagger.predict([text]) == [batch]
+    assert caption_text(out) == batch
+    assert caption_text([word for word in tagger.restore_words(text.split()) if word is not None]) == batch
+
+
+@pytest.mark.parametrize("lookahead", [0, 1, 2, 3])
+def test_a_stream_closes_only_the_quotes_it_opened(script_model, lookahead):
+    """A word's quote pairs with the final words' quotes as they were written, not as a later window would
+    tag them again: the stream never writes a closing quote without its opening one."""
+    tagger = Scripted(script_model, by_word)
+    out, _ = feed(StreamingPunctuator(tagger, lookahead=lookahead), "he said vitamin d is good", chunk=1)
+    text = caption_text(out)
+    assert text.count('"') in (0, 2) and text.replace('"', "") == "he said vitamin D is good."
+    if lookahead:
+        assert text == tagger.predict(["he said vitamin d is good"])[0]
+
+
+def test_a_sentence_end_in_one_update_capitalises_the_next_words_first_word(script_model):
+    """The newest word of a window ends a sentence; inside a later window the same word gets no mark (as a
+    real model, seeing more, may decide): the final word keeps its period, the next word starts upper-case."""
+    newest_ends = Scripted(script_model, lambda line, k: Tag(PERIOD) if k == len(line) - 1 else Tag())
+    for context_words in (0, 50):
+        streamer = StreamingPunctuator(newest_ends, lookahead=0, context_words=context_words)
+        assert streamer.push(["so"]) == ["so."]
+        assert streamer.push(["we", "went"]) == ["We", "went."]  # "we" re-tagged without a mark before it
+        assert streamer.end() == []
+        assert streamer.push(["then"]) == ["then."]  # a new utterance starts without context
+
+
+def test_chinese_streamed_character_by_character(script_model):
+    tagger = Scripted(script_model, by_word)
+    out, _ = feed(StreamingPunctuator(tagger, lookahead=1), "我 们 去 北 京 你 呢", chunk=1)
+    assert out == ["我", "们", "去", "北", "京，", "你", "呢？"] and caption_text(out) == "我们去北京，你呢？"
+    assert caption_text(["iPhone", "手机"], "用") == " iPhone 手机" and caption_text([], "用") == ""
 
 
 def test_stream_cli_writes_words_as_they_become_final(tmp_path):
@@ -139,6 +222,12 @@ def test_restored_srt_through_the_cli(tmp_path):
     assert run.returncode == 0 and "3 cues in, 3 cues out" in run.stderr
     out = (tmp_path / "out.srt").read_text()
     assert out.startswith("1\n00:00:01,000 --> 00:00:03,500\nSo I went to New York\n") and "{\\an8}♪ la la la ♪" in out
+
+
+def test_chinese_cues_are_restored_per_character(script_model, tmp_path):
+    (tmp_path / "zh.srt").write_text("1\n00:00:01,000 --> 00:00:02,000\n<i>我们去北京你呢</i>\n", encoding="utf-8")
+    restored = restore_subtitles(Scripted(script_model, by_word), read_subtitles(str(tmp_path / "zh.srt"), "srt"))
+    assert format_subtitles(restored).endswith("\n<i>我们去北京，你呢？</i>\n")
 
 
 def test_malformed_cue_names_the_line(tmp_path):

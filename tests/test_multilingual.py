@@ -13,6 +13,7 @@ from conftest import ROOT, write_tagged
 from gector_punct.encoding import load_tokenizer, resolve_encoder
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import make_source
+from gector_punct.vocabulary import DETECT_HEAD, PUNCT_HEAD
 
 TINY_XLMR = {"model_type": "xlm-roberta", "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2,
              "intermediate_size": 64, "vocab_size": 250002, "max_position_embeddings": 130, "pad_token_id": 1}
@@ -100,10 +101,11 @@ def test_a_run_of_characters_is_read_as_the_encoder_pieces_it_makes(e5_path):
 def test_a_character_inside_a_piece_gets_no_mark(xlmr_tagger):
     """No window owns 北 of 北京: it decodes as it is, whatever the model would say of its piece."""
     words = list("我们去北京好")
-    labels, case, detect = xlmr_tagger.probabilities([words])
-    keep = xlmr_tagger.names["labels"].index("$KEEP")
+    probabilities = xlmr_tagger.probabilities([words])
+    labels, detect = probabilities[PUNCT_HEAD.name], probabilities[DETECT_HEAD.name]
+    keep = xlmr_tagger.names[PUNCT_HEAD.name].index("$KEEP")
     assert labels[3, keep] == 1.0 and labels[3].sum() == 1.0
-    assert detect[3, xlmr_tagger.names["d"].index("CORRECT")] == 1.0
+    assert detect[3, xlmr_tagger.names[DETECT_HEAD.name].index("CORRECT")] == 1.0
 
 
 MULTI = os.path.join(ROOT, "models", "multilingual")

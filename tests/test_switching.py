@@ -126,8 +126,9 @@ def test_light_encoder_reads_switches_like_transformers(trained_switching):
         punctuator = Punctuator([Seq2Labels.load(trained_switching, light=light)], tasks=parse_tasks("disf,punc"),
                                 device="cpu")
         outs.append(punctuator.probabilities(lines))
-    for a, b in zip(*outs):
-        assert torch.allclose(a, b, atol=1e-5)
+    assert outs[0].keys() == outs[1].keys()
+    for head in outs[0]:
+        assert torch.allclose(outs[0][head], outs[1][head], atol=1e-5)
 
 
 def test_init_model_gains_delete_and_switches(trained_tiny, switching_data, tmp_path):
@@ -286,13 +287,13 @@ def test_deletion_is_decided_against_everything_else(encoder_name):
     for tasks in ("disf,punc", "disf"):
         punctuator = Punctuator([model], tasks=parse_tasks(tasks), device="cpu")
         probs = punctuator.probabilities(words)
-        labels = probs[0].clone()
+        labels = probs[PUNCT_HEAD.name].clone()
         columns = [punctuator.names[PUNCT_HEAD.name].index(n) for n in names]
         rows = {0: [0.6, 0.0, 0.0, 0.4], 1: [0.3, 0.25, 0.0, 0.45], 2: [0.4, 0.05, 0.0, 0.55], 3: [1.0, 0.0, 0.0, 0.0]}
         for k, values in rows.items():
             labels[k, columns] = torch.tensor(values)
         decode = DecodeConfig(additional_confidence=0.2, min_error_probability=0.0)
-        probs = (labels,) + tuple(probs[1:])
+        probs = dict(probs, **{PUNCT_HEAD.name: labels})
         deleted = [t.deletes for t in punctuator.decode(words, probs, decode)[0]]
         assert deleted == [False, False, True, False], (tasks, deleted)
         strict = punctuator.decode(words, probs, decode.overridden(deletion_threshold=0.6))[0]

@@ -116,7 +116,7 @@ def test_chinese_lines_written_with_ascii_marks_come_back_full_width():
 
 
 def test_questions_are_opened_and_unclosed_openings_dropped():
-    from gector_punct.predictor import pair_questions
+    from gector_punct.decoding import pair_questions
     words = "hola cómo estás bien gracias".split()
     tags = [Tag(append=","), Tag(), Tag(append="?"), Tag(prepend="¿"), Tag(append=".")]
     opening_p = [0.01, 0.6, 0.1, 0.0, 0.0]

@@ -1,7 +1,8 @@
 """Whole-utterance lines (``predict.py --whole_lines``): a line starts with a capital and ends a sentence."""
 from hypothesis import example, given, settings, strategies as st
 
-from gector_punct.predictor import Punctuator, close_utterance
+from gector_punct.decoding import close_utterance
+from gector_punct.predictor import Punctuator
 from gector_punct.tags import UPPER, Tag, apply_tags
 from test_cli import run
 
@@ -16,6 +17,8 @@ def test_first_word_capitalised_and_last_pause_becomes_the_mark():
     words = "the economy grew last year".split()
     assert close(words, [Tag()] * 4 + [comma]) == "The economy grew last year."
     assert close(words, [Tag()] * 5, "?") == "The economy grew last year?"
+    dash = Tag(append="--")  # a dash is a pause mark too (tags.PAUSE_MARKS): a whole line ends a sentence
+    assert close(words, [Tag()] * 4 + [dash]) == "The economy grew last year."
 
 
 def test_what_already_ends_or_carries_marks_stays():

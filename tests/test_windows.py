@@ -102,8 +102,8 @@ def test_no_seam_bugs(random_punctuator):
         (alone,) = random_punctuator.decode([piece], alone_probs)
         for j, owned in enumerate(w.owned):
             if owned:
-                for whole, part in zip(probs, alone_probs):
-                    assert torch.allclose(whole[w.start + j], part[j], atol=1e-5), (w.start, j)
+                for head in probs:
+                    assert torch.allclose(probs[head][w.start + j], alone_probs[head][j], atol=1e-5), (head, w.start, j)
                 assert tags[w.start + j].punct == alone[j].punct, (w.start, j)
                 if j and w.owned[j - 1]:
                     assert tags[w.start + j] == alone[j], (w.start, j)
