@@ -137,7 +137,7 @@ def test_a_stream_closes_only_the_quotes_it_opened(script_model, lookahead):
 def test_a_sentence_end_in_one_update_capitalises_the_next_words_first_word(script_model):
     """The newest word of a window ends a sentence; inside a later window the same word gets no mark (as a
     real model, seeing more, may decide): the final word keeps its period, the next word starts upper-case."""
-    newest_ends = Scripted(script_model, lambda line, k: Tag(PERIOD) if k == len(line) - 1 else Tag())
+    newest_ends = Scripted(script_model, lambda line, k: _tag(PERIOD) if k == len(line) - 1 else Tag())
     for context_words in (0, 50):
         streamer = StreamingPunctuator(newest_ends, lookahead=0, context_words=context_words)
         assert streamer.push(["so"]) == ["so."]
@@ -209,7 +209,8 @@ def test_subtitles_keep_cues_and_restore_across_them(shipped, tmp_path, fmt, tex
             assert [split_edges(t)[1].lower() for t in x] == [split_edges(t)[1].lower() for t in y]
     assert "New York" in out and "Tuesday" in out  # a sentence restored across two cues
     if fmt == "srt":
-        assert "<i>and then we took the train</i>" in out.replace("<i>And", "<i>and") and "{\\an8}♪ la la la ♪" in out
+        # markup kept; after "Did you?" the sentence starts past the ♪ (the capital guarantee skips symbols)
+        assert "<i>and then we took the train</i>" in out.replace("<i>And", "<i>and") and "{\\an8}♪ La la la ♪" in out
     else:
         assert "<v Anna>So I went" in out and "NOTE written by hand\nover two lines\n" in out
 
@@ -221,7 +222,8 @@ def test_restored_srt_through_the_cli(tmp_path):
                          env=dict(os.environ, HF_HUB_OFFLINE="1"))
     assert run.returncode == 0 and "3 cues in, 3 cues out" in run.stderr
     out = (tmp_path / "out.srt").read_text()
-    assert out.startswith("1\n00:00:01,000 --> 00:00:03,500\nSo I went to New York\n") and "{\\an8}♪ la la la ♪" in out
+    # the capital after "you?" holds past the ♪ (a symbol takes no capital and ends no sentence)
+    assert out.startswith("1\n00:00:01,000 --> 00:00:03,500\nSo I went to New York\n") and "{\\an8}♪ La la la ♪" in out
 
 
 def test_chinese_cues_are_restored_per_character(script_model, tmp_path):
