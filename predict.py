@@ -72,9 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep peak memory flat on very large inputs (large buffers mmapped), at some cost in "
                         "system time (README: Speed and scale)")
     p.add_argument("--split_sentences", action="store_true", help="write one sentence per line instead of one line per input line")
-    p.add_argument("--whole_lines", action="store_true",
-                   help="each input line is a whole utterance (an ASR segment, a sentence): it starts with a capital "
-                        "and ends with its likeliest sentence mark; default: a line may be cut anywhere in a text")
+    p.add_argument("--fragments", action="store_true",
+                   help="input lines are pieces of a stream cut anywhere (not utterances): nothing is forced at a "
+                        "line's edges. Default: each line (with --stream, each utterance up to an empty line) is a "
+                        "whole utterance, as recognisers emit them: it starts with a capital and ends with the "
+                        "sentence mark the model likes best (? for a question)")
     p.add_argument("--existing", choices=["keep", "strip"], default="keep",
                    help="marks and case already in the input: keep = given (never doubled or removed; capitalised "
                         "words keep their case; ALL CAPS / Title Case lines are re-cased), strip = removed and "
@@ -114,13 +116,11 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error("--shard_id must be in 0 .. --num_shards-1")
     if args.num_shards > 1 and args.input_file == "-":
         p.error("--num_shards needs an input file (stdin cannot be counted and read twice)")
-    if args.stream and (args.format != "plain" or args.num_shards > 1 or args.split_sentences or args.audio_list
-                        or args.whole_lines):
-        p.error("--stream reads words as they come: no --format, --num_shards, --split_sentences, --audio_list "
-                "or --whole_lines")
-    if args.format != "plain" and (args.num_shards > 1 or args.split_sentences or args.audio_list or args.whole_lines):
-        p.error(f"--format {args.format} restores a whole subtitle file: no --num_shards, --split_sentences, "
-                "--audio_list or --whole_lines")
+    if args.stream and (args.format != "plain" or args.num_shards > 1 or args.split_sentences or args.audio_list):
+        p.error("--stream reads words as they come: no --format, --num_shards, --split_sentences or --audio_list")
+    if args.format != "plain" and (args.num_shards > 1 or args.split_sentences or args.audio_list or args.fragments):
+        p.error(f"--format {args.format} restores a whole subtitle file as one stream across its cues: no "
+                "--num_shards, --split_sentences, --audio_list or --fragments")
     return args
 
 
@@ -129,7 +129,7 @@ def load_punctuator(args: argparse.Namespace) -> Punctuator:
     punctuator = Punctuator.load(args.model_path, args.vocab_path, iteration_count=args.iteration_count,
                                  batch_size=args.batch_size, max_len=args.max_len, tasks=args.tasks,
                                  device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad,
-                                 existing=args.existing, whole_lines=args.whole_lines)
+                                 existing=args.existing, fragments=args.fragments)
     punctuator.decode_config = punctuator.decode_config.overridden(
         additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
         question_opening=args.question_opening, deletion_threshold=args.deletion_threshold,

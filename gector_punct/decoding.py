@@ -174,18 +174,26 @@ def _with_given(line: list[Tag], given: list[Tag]) -> list[Tag]:
     return list(given) + line[len(given):] if given else line
 
 
+def open_utterance(words: list[str], tags: list[Tag]) -> list[Tag]:
+    """An utterance's first word (the first one kept that has a letter or digit) starts upper-case."""
+    out = list(tags)
+    first = next((k for k, t in enumerate(tags) if not t.deletes and any(c.isalnum() for c in words[k])), None)
+    if first is not None and starts_lower(out[first].apply(words[first])):
+        out[first] = replace(out[first], case=CAPITAL)
+    return out
+
+
 def close_utterance(words: list[str], tags: list[Tag], mark: str) -> list[Tag]:
-    """A whole utterance's tags: its first word starts upper-case and its last word ends a sentence, with
+    """A whole utterance's tags: its first word starts upper-case and its last word (with a letter or digit:
+    an emoji after it stays after the mark) ends a sentence, with
     ``mark`` where it has only pause marks (``tags.PAUSE_MARKS``) or none (``year,`` -> ``year.``), inside
     the closing quotes it adds (``us"`` -> ``us."``); a last word with marks of its own in the input is
     left as it is."""
-    out = list(tags)
-    first = next((k for k, t in enumerate(tags) if not t.deletes), None)
-    last = next((k for k in reversed(range(len(tags))) if not tags[k].deletes), None)
-    if first is None:
+    out = open_utterance(words, tags)
+    last = next((k for k in reversed(range(len(tags))) if not tags[k].deletes and any(c.isalnum() for c in words[k])),
+                None)
+    if last is None:
         return out
-    if starts_lower(out[first].apply(words[first])):
-        out[first] = replace(out[first], case=CAPITAL)
     tag = out[last]
     written = split_edges(tag.apply(words[last]))[2]  # an acronym's last period counts: U.S. ends a sentence
     marks = narrow_marks(tag.append)

@@ -69,16 +69,19 @@ class Punctuator:
     settings: ``decode`` (DecodeConfig), ``existing`` (keep | strip), ``iteration_count``, ``batch_size``,
     ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``, ``case_forms``
     (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
-    ``whole_lines`` (each line given to ``predict`` is a whole utterance: ``close_utterance``)."""
+    ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
+    recognisers emit them (``decoding.close_utterance``: its first word starts upper-case, its last word
+    ends a sentence with the mark the model likes best); with ``fragments=True`` lines are pieces of a
+    stream cut anywhere, and nothing is forced at their edges (the reading of the dev sets' lines)."""
 
     def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
                  batch_size: int = 32, max_len: int | None = None, tasks: frozenset[str] | str = DEFAULT_TASKS,
                  device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
                  skip_bad_audio: bool = False, existing: str = "keep", case_forms: CaseForms | None = None,
-                 whole_lines: bool = False):
+                 fragments: bool = False):
         if existing not in MODES:
             raise ValueError(f"unknown existing-text mode {existing!r} (one of {', '.join(MODES)})")
-        self.models, self.existing, self.case_forms, self.whole_lines = models, existing, case_forms, whole_lines
+        self.models, self.existing, self.case_forms, self.fragments = models, existing, case_forms, fragments
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         self.iteration_count, self.batch_size = iteration_count, batch_size
@@ -123,7 +126,7 @@ class Punctuator:
             if not todo:
                 break
             tags = self.predict_tags([word_lines[i] for i in todo], [audio[i] for i in todo] if audio else None,
-                                     self.whole_lines)
+                                     whole=not self.fragments)
             changed = []
             for i, line_tags in zip(todo, tags):
                 forms = written_forms(word_lines[i], line_tags)

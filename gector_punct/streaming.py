@@ -3,7 +3,9 @@
 ``StreamingPunctuator(punctuator, lookahead=K, context_words=C)``: ``push(words) -> final words`` takes the
 recogniser's newest words and returns, written out (marks, case), every word that now has ``K`` words after
 it; ``end() -> final words`` closes the utterance: the rest become final and the next utterance starts
-with no context. A word is tagged per unit (``units.split_units``: a Chinese word's characters) and comes
+with no context. Unless the punctuator reads ``fragments``, an utterance is read as ``predict`` reads a
+whole line: its first word starts upper-case and ``end`` gives its last word a closing mark
+(``decoding.close_utterance``). A word is tagged per unit (``units.split_units``: a Chinese word's characters) and comes
 back as one word (None never: a word that is deleted whole is left out). ``caption_text`` joins final
 words as the batch output joins them.
 
@@ -15,14 +17,14 @@ an earlier update added starts upper-case. The words are written by the batch wr
 (``tags.written_forms``) over the final words back to the newest one that was kept, then the pending ones,
 so a final word reads as the batch writes it in that context (full-width marks in Chinese, what a deleted
 word carried moved to its neighbours). With ``K`` = infinity an utterance is one window: exactly the words
-of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default, and without
-``whole_lines``). Each update encodes one bounded window, whatever the length of the history; an update
+of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default). Each update encodes one bounded window, whatever the length of the history; an update
 that finalises nothing runs no model.
 """
 from __future__ import annotations
 
 from collections import deque
 
+from .decoding import open_utterance
 from .predictor import Punctuator, words_written
 from .tags import Tag, capitalise_sentence_starts, written_forms
 from .units import join_units
@@ -44,18 +46,20 @@ class StreamingPunctuator:
         return self._finalise(len(self.pending) - self.lookahead)
 
     def end(self) -> list[str]:
-        final = self._finalise(len(self.pending))
+        final = self._finalise(len(self.pending), closes=not self.punctuator.fragments)
         self.context.clear()
         self.written = []
         return final
 
-    def _finalise(self, n: int) -> list[str]:
+    def _finalise(self, n: int, closes: bool = False) -> list[str]:
         if n <= 0:
             return []
         context = [unit for word in self.context for unit in word]
         pending = [unit for word in self.pending for unit in word]
         line = self.punctuator.tagger_line([unit for unit, _ in context] + pending)
-        (tags,) = self.punctuator.predict_tags([line], given=[[tag for _, tag in context]])
+        (tags,) = self.punctuator.predict_tags([line], given=[[tag for _, tag in context]], whole=closes)
+        if not context and not self.punctuator.fragments:  # an utterance's first word starts upper-case
+            tags = open_utterance(line, tags)
         # The writer's line: the final units back to the newest kept one (some may be older than the model's
         # context), then the window as the tagger read it.
         older = self.written[: max(0, len(self.written) - len(context))]

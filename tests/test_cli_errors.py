@@ -133,11 +133,14 @@ class InterruptingPunctuator:
     def __init__(self, punctuator):
         self.punctuator, self.updates = punctuator, 0
 
-    def predict_tags(self, lines):
+    def __getattr__(self, name):  # everything else is the wrapped punctuator's
+        return getattr(self.punctuator, name)
+
+    def predict_tags(self, lines, **options):
         self.updates += 1
         if self.updates == 1:
             os.kill(os.getpid(), signal.SIGINT)
-        return self.punctuator.predict_tags(lines)
+        return self.punctuator.predict_tags(lines, **options)
 
 
 def test_ctrl_c_during_a_stream_update_writes_its_words_then_stops(tmp_path, random_editor):

@@ -62,8 +62,8 @@ class Scripted(Punctuator):
     """A punctuator whose tagger follows a script: ``script(line, k)`` is the tag word ``k`` of a line (a
     window) takes, with probability 1; decoding, the writer and the stream run on it as on a model."""
 
-    def __init__(self, model, script, tasks="disf,punc"):
-        super().__init__([model], device="cpu", tasks=tasks)
+    def __init__(self, model, script, tasks="disf,punc", fragments=True):
+        super().__init__([model], device="cpu", tasks=tasks, fragments=fragments)
         self.script = script
 
     def probabilities(self, word_lines, audio=None):

@@ -1,4 +1,5 @@
-"""Whole-utterance lines (``predict.py --whole_lines``): a line starts with a capital and ends a sentence."""
+"""Whole-utterance lines (predict.py's default reading; ``--fragments`` turns it off): a line starts with a capital
+and ends a sentence."""
 from hypothesis import example, given, settings, strategies as st
 
 from gector_punct.decoding import close_utterance
@@ -44,17 +45,28 @@ def test_deleted_words_are_skipped():
 @given(st.lists(st.text(alphabet="abc xyz", min_size=1, max_size=40).filter(str.strip), min_size=1, max_size=6))
 @example(["a za a"])  # the random tagger closes a quote on the last word: the period goes inside it
 def test_every_line_of_a_random_tagger_is_closed(random_editor, lines):
-    whole = Punctuator(random_editor.models, batch_size=8, device="cpu", whole_lines=True)
+    whole = Punctuator(random_editor.models, batch_size=8, device="cpu")
     out = whole.predict(lines)
     assert len(out) == len(lines)
     for line in out:
         assert line[0].isupper() and line.rstrip('"')[-1] in ".?!", line
 
 
-def test_cli_flag_and_its_conflicts(tmp_path):
-    (tmp_path / "in.txt").write_text("so i went to new york last tuesday\n\nok\n", encoding="utf-8")
-    out = run("predict.py", "--input_file", str(tmp_path / "in.txt"), "--output_file", "-", "--whole_lines").stdout
+def test_cli_reads_utterances_by_default_and_fragments_on_request(tmp_path):
+    (tmp_path / "in.txt").write_text("so i went to new york last tuesday did you\n\nand then we went to\n",
+                                     encoding="utf-8")
+    out = run("predict.py", "--input_file", str(tmp_path / "in.txt"), "--output_file", "-").stdout
     lines = out.splitlines()
-    assert len(lines) == 3 and lines[1] == "" and lines[0][0] == "S" and lines[0][-1] in ".?!"
-    bad = run("predict.py", "--input_file", "-", "--output_file", "-", "--whole_lines", "--stream", check=False)
-    assert bad.returncode == 2 and "--whole_lines" in bad.stderr
+    assert lines == ["So I went to New York last Tuesday. Did you?", "", "And then we went to."]  # the README's line
+    out = run("predict.py", "--input_file", str(tmp_path / "in.txt"), "--output_file", "-", "--fragments").stdout
+    assert out.splitlines()[2] == "And then we went to"  # a fragment: no closing mark forced
+    bad = run("predict.py", "--input_file", "-", "--output_file", "-", "--fragments", "--format", "srt", check=False)
+    assert bad.returncode == 2 and "--fragments" in bad.stderr
+
+
+def test_a_stream_closes_each_utterance(tmp_path):
+    """--stream: an empty line ends an utterance, and its last word takes its closing mark, as a whole line does."""
+    text = "so i went\nto new york last tuesday\n\nok then\n"
+    out = run("predict.py", "--input_file", "-", "--output_file", "-", "--stream", "--lookahead", "2",
+              stdin=text).stdout.splitlines()
+    assert len(out) == 2 and all(line[0].isupper() and line[-1] in ".?!" for line in out), out

@@ -36,7 +36,7 @@ python utils/compress_model.py --model_path "$W/recover/best" --output models/ac
 cp models/default_en/case_forms.tsv.gz models/accurate_en.new/  # the English case forms (build_default_model.sh)
 python utils/model_report.py --model_path models/accurate_en.new --ted_dev "$D/ted.dev.tagged" \
   --cased_dev "$D/cased.dev.tagged" --tune --json "$W/report.json" \
-  --extra_dev ted_whole="$D/ted_whole.dev.tagged" cased_whole="$D/cased_whole.dev.tagged" --whole_lines
+  --extra_dev ted_whole="$D/ted_whole.dev.tagged" cased_whole="$D/cased_whole.dev.tagged" --utterances
 rm -rf models/accurate_en && mv models/accurate_en.new models/accurate_en
 du -sh models/accurate_en
 # models/ensemble_en (both English models, probabilities averaged): no training, only its own decoding
@@ -44,4 +44,4 @@ du -sh models/accurate_en
 python utils/model_report.py --model_path models/ensemble_en --ted_dev "$D/ted.dev.tagged" \
   --cased_dev "$D/cased.dev.tagged" --tune --edges --json "$W/ensemble_report.json" \
   --extra_dev ted_whole="$D/ted_whole.dev.tagged" cased_whole="$D/cased_whole.dev.tagged" \
-  speech="$D/speech_mix.dev.tagged" --whole_lines
+  speech="$D/speech_mix.dev.tagged" --utterances

@@ -83,6 +83,6 @@ cp "$W/stage1/case_forms.tsv.gz" models/default_en.new/
 python utils/model_report.py --model_path models/default_en.new --ted_dev "$W/ted.dev.tagged" \
   --cased_dev "$W/cased.dev.tagged" --tune --truecase --json "$W/report.json" \
   --extra_dev ted_whole="$W/ted_whole.dev.tagged" cased_whole="$W/cased_whole.dev.tagged" \
-  speech="$W/speech_mix.dev.tagged" --whole_lines
+  speech="$W/speech_mix.dev.tagged" --utterances
 rm -rf models/default_en && mv models/default_en.new models/default_en
 du -sh models/default_en

@@ -42,7 +42,7 @@ def route(record: dict, english: list[str], switching: list[str], multilingual: 
 def restore_records(records: list[dict], english: list[str], switching: list[str], multilingual: list[str],
                     **options) -> list[str]:
     """Each record's input restored (one output line per record, in order); each (folders, tasks) loaded
-    once; ``options``: ``Punctuator.load``'s (device, batch_size, whole_lines)."""
+    once; ``options``: ``Punctuator.load``'s (device, batch_size, fragments)."""
     groups: dict[tuple, list[int]] = {}
     for i, record in enumerate(records):
         groups.setdefault(route(record, english, switching, multilingual), []).append(i)
@@ -91,8 +91,9 @@ def parse_args(argv=None) -> argparse.Namespace:
                    help="write the figures and every output as JSON to PATH (alone: to stdout, instead of text)")
     p.add_argument("--show_failures", action="store_true",
                    help="print each failing line: its input, the output and what it violated")
-    p.add_argument("--whole_lines", action="store_true",
-                   help="decode each line as a whole utterance (predict.py --whole_lines; default: as predict.py, off)")
+    p.add_argument("--fragments", action="store_true",
+                   help="read each line as a fragment cut anywhere (predict.py --fragments); default: as a whole "
+                        "utterance, as predict.py reads it")
     p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
     p.add_argument("--batch_size", type=int, default=32, help="encoder windows per batch (default 32)")
     return p.parse_args(argv)
@@ -102,10 +103,10 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     records = read_records(args.file)
     outputs = restore_records(records, args.model_path, args.switch_model, args.multilingual_model,
-                              device=args.device, batch_size=args.batch_size, whole_lines=args.whole_lines)
+                              device=args.device, batch_size=args.batch_size, fragments=args.fragments)
     summary = summarise(records, outputs)
     summary["models"] = {"english": args.model_path, "switch": args.switch_model,
-                         "multilingual": args.multilingual_model, "whole_lines": args.whole_lines}
+                         "multilingual": args.multilingual_model, "fragments": args.fragments}
     if args.json:
         with atomic_write(args.json) as out:
             json.dump(summary, out, indent=2, ensure_ascii=False)

@@ -144,9 +144,10 @@ def main(argv=None) -> int:
     p.add_argument("--extra_dev", nargs="*", default=[], metavar="NAME=PATH",
                    help="more preprocessed dev files to score and check for consistency, each line on its own "
                         "(e.g. whole-utterance lines: ted_whole=work/default_en/ted_whole.dev.tagged)")
-    p.add_argument("--whole_lines", action="store_true",
-                   help="also score each --extra_dev file with every line decoded as a whole utterance "
-                        "(predict.py --whole_lines), as NAME+whole_lines")
+    p.add_argument("--utterances", action="store_true",
+                   help="also score each --extra_dev file with every line read as a whole utterance "
+                        "(predict.py's default reading), as NAME+utterances; without it every dev line is read as "
+                        "a fragment cut anywhere (predict.py --fragments), the reading of the dev files' lines")
     p.add_argument("--edges", action="store_true",
                    help="also score the cased dev file as one stream, and its lines with each line's first-word "
                         "case and last-word marks from the reference (what cutting lines anywhere costs)")
@@ -176,7 +177,7 @@ def main(argv=None) -> int:
         instances = DatasetReader().read(path)
         words = [i.words for i in instances]
         probabilities = punctuator.probabilities(words)
-        for scored, whole in [(name, False)] + [(name + "+whole_lines", True)] * args.whole_lines:
+        for scored, whole in [(name, False)] + [(name + "+utterances", True)] * args.utterances:
             tags = punctuator.decode(words, probabilities, decode, whole=whole)
             results[scored] = score_tags(instances, tags)
             results["consistency"][scored] = consistency(instances, tags)
