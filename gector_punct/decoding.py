@@ -18,7 +18,8 @@ its tag. Nothing here reads a model or changes its inputs.
    case of the context its predecessor gives once punctuated; a deleted word passes its context on.
 4. ``existing.constrain_line`` limits the tags to what the words allow (and pairs added quotes);
    ``pair_questions`` opens Spanish questions with ``¿``; with ``whole`` the line is closed
-   (``close_utterance``); a word after a sentence end the tagger added starts upper-case
+   (``close_utterance``); no mark inside a spoken number (``join_spoken_numbers``); a Chinese sentence
+   that asks ends with ``？`` (``chinese_questions``); a word after a sentence end starts upper-case
    (``tags.capitalise_sentence_starts``); ``case_forms`` says how the capitals are written (``punc`` only).
 
 ``given`` (per line, the tags of its first words, decided earlier: a stream's final words) fixes those
@@ -163,6 +164,8 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
             line = _with_given(pair_questions(line, opening_p[start:end], config.question_opening), fixed)
         if whole and words and "punc" in tasks:
             line = close_utterance(words, line, end_mark(probabilities[PUNCT_HEAD.name][end - 1], end_columns))
+        if words and "punc" in tasks:
+            line = _with_given(chinese_questions(words, join_spoken_numbers(words, line)), fixed)
         line = capitalise_sentence_starts(words, line)
         use_forms = case_forms and words and "punc" in tasks  # case is punc's part: off, no change
         tags.append(_with_given(case_forms.apply(words, line) if use_forms else line, fixed))
@@ -230,3 +233,58 @@ def pair_questions(tags: list[Tag], opening_p: list[float], threshold: float) ->
 
 def _with_prepend(tag: Tag, prepend: str) -> Tag:
     return replace(tag, prepend=prepend)
+
+
+NUMBER_WORDS = set("""zero oh one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million
+billion trillion point double triple first second third fourth fifth sixth seventh eighth ninth tenth eleventh
+twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth
+fiftieth sixtieth seventieth eightieth ninetieth hundredth thousandth""".split())
+
+
+def _number_word(word: str) -> bool:
+    core = split_edges(word)[1].lower()
+    return bool(core) and all(part in NUMBER_WORDS for part in core.split("-"))
+
+
+MONTHS = set("january february march april may june july august september october november december".split())
+
+
+def join_spoken_numbers(words: list[str], tags: list[Tag]) -> list[Tag]:
+    """No mark inside a spoken number or date: in a run of two or more number words (``five five five one``,
+    ``two thirty``, ``four point two``), or a month and the number after it (``march third``), a word before
+    the run's last takes no appended mark and a word after the run's first no capital. Marks the input
+    already has stay (``constrain`` keeps them)."""
+    out = list(tags)
+    kept = [k for k, t in enumerate(tags) if not t.deletes]
+    for a, b in zip(kept, kept[1:]):
+        first = _number_word(words[a]) or split_edges(words[a])[1].lower() in MONTHS
+        if first and _number_word(words[b]):
+            if out[a].append and not split_edges(words[a])[2]:
+                out[a] = replace(out[a], append="")
+            if out[b].case == CAPITAL:
+                out[b] = replace(out[b], case=KEEP)
+    return out
+
+
+QUESTION_PARTICLES = "吗呢么"
+QUESTION_WORDS = ("什么", "怎么", "为什么", "哪", "谁", "几", "多少", "是不是", "要不要", "有没有", "好不好", "对不对",
+                  "能不能", "会不会", "可不可以", "行不行")
+REPORTED = ("知道", "告诉", "记得", "明白")  # 我不知道他要什么: a question reported, not asked
+
+
+def chinese_questions(words: list[str], tags: list[Tag]) -> list[Tag]:
+    """A Chinese sentence that asks (a final question particle, an A-not-A form, a question word, none of
+    them reported after ``知道``) ends with ``？`` where the tags end it with ``。``."""
+    out, start = list(tags), 0
+    for k, tag in enumerate(tags):
+        if tag.deletes or not ends_sentence(tag.append):
+            continue
+        text = "".join(split_edges(w)[1] for w, t in zip(words[start:k + 1], tags[start:k + 1]) if not t.deletes)
+        start = k + 1
+        if "." not in narrow_marks(tag.append) or not any("\u4e00" <= ch <= "\u9fff" for ch in text):
+            continue
+        asks = text[-1:] in QUESTION_PARTICLES or any(w in text for w in QUESTION_WORDS)
+        if asks and not any(r in text for r in REPORTED):
+            out[k] = replace(tag, append=narrow_marks(tag.append).replace(".", "?"))
+    return out
