@@ -10,7 +10,8 @@ its tag. Nothing here reads a model or changes its inputs.
 ``decode_lines`` in order, per line (GECToR's rules, with the ones added here):
 
 1. Deletion first: with ``disf`` a word goes when P($DELETE) exceeds ``deletion_threshold``
-   (``deletion_decisions``), or as ``deletions`` says (an oracle's, for analysis).
+   (``deletion_decisions``) or when it is the first copy of a word or phrase said twice (``repeated_words``),
+   or as ``deletions`` says (an oracle's, for analysis).
 2. ``additional_confidence`` is added to the punctuation head's ``$KEEP``, ``case_bias`` to the case head's;
    a task that is off can decide nothing (``mask_tasks_off``).
 3. A line whose words all have an error probability below ``min_error_probability`` stays as it is; else
@@ -128,6 +129,8 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
     punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
     deleted = (deletion_decisions(probabilities[PUNCT_HEAD.name], punct_names, tasks, config.deletion_threshold)
                if deletions is None else torch.tensor([gone for line in deletions for gone in line], dtype=torch.bool))
+    if deletions is None and deleted is not None:
+        deleted = with_repetitions(word_lines, deleted)
     punct, case = decision_scores(probabilities, names, tasks, config, deleted)
     label_p, label_i = (x.tolist() for x in punct.max(-1))
     case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
@@ -288,3 +291,37 @@ def chinese_questions(words: list[str], tags: list[Tag]) -> list[Tag]:
         if asks and not any(r in text for r in REPORTED):
             out[k] = replace(tag, append=narrow_marks(tag.append).replace(".", "?"))
     return out
+
+
+KEPT_DOUBLES = {"had", "that", "bye", "no", "very", "so", "really", "yeah"}  # doubled on purpose: "had had"
+
+
+def repeated_words(words: list[str], gone: list[bool]) -> list[bool]:
+    """Per word, whether it goes as the earlier copy of a word or phrase (up to four words) said again right
+    after it (``i think i think``, ``nobody nobody``, ``is is``), the words already going (fillers) passed
+    over; a word of ``KEPT_DOUBLES`` said twice stays. The later copy is kept: it is the one the speaker
+    carried on from."""
+    kept = [k for k, g in enumerate(gone) if not g]
+    cores = [split_edges(words[k])[1].lower() for k in kept]
+    out, i = list(gone), 0
+    while i < len(kept):
+        for n in (4, 3, 2, 1):
+            if cores[i:i + n] == cores[i + n:i + 2 * n] and len(cores[i:i + n]) == n and all(cores[i:i + n]) \
+                    and not (n == 1 and cores[i] in KEPT_DOUBLES):
+                for k in kept[i:i + n]:
+                    out[k] = True
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def with_repetitions(word_lines: list[list[str]], deleted: torch.Tensor) -> torch.Tensor:
+    """``deleted`` (all lines' words in one tensor) with each line's ``repeated_words`` added."""
+    flags, start = deleted.tolist(), 0
+    for words in word_lines:
+        end = start + len(words)
+        flags[start:end] = repeated_words(words, flags[start:end])
+        start = end
+    return torch.tensor(flags, dtype=torch.bool)

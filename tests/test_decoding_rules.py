@@ -33,3 +33,30 @@ def test_chinese_questions_end_with_a_question_mark():
 def test_an_utterance_opens_past_a_symbol():
     words = ["🍕", "so", "good"]
     assert apply_tags(words, open_utterance(words, [Tag()] * 3)) == "🍕 So good"
+
+
+def test_a_word_or_phrase_said_twice_goes_once_and_fillers_are_passed_over():
+    from gector_punct.decoding import repeated_words
+
+    def kept(line, fillers=("um", "uh")):
+        words = line.split()
+        gone = repeated_words(words, [w in fillers for w in words])
+        return " ".join(w for w, g in zip(words, gone) if not g)
+
+    assert kept("i think i think we should go home") == "i think we should go home"
+    assert kept("nobody nobody told me") == "nobody told me"
+    assert kept("the problem is is that") == "the problem is that"
+    assert kept("we should um we should call the the landlord") == "we should call the landlord"
+    assert kept("i had had enough and no no no") == "i had had enough and no no no"  # doubled on purpose
+
+
+def test_only_the_disf_task_deletes_repetitions(random_editor):
+    """Punctuation alone never changes the words; with disf the repetition goes."""
+    import torch
+
+    from gector_punct.decoding import with_repetitions
+    lines = [["so", "so", "we", "we", "went"]]
+    assert with_repetitions(lines, torch.zeros(5, dtype=torch.bool)).tolist() == [False, False, True, False, False]
+    from gector_punct.tags import split_edges
+    punc_only = random_editor.predict(["we we went"])[0]
+    assert [split_edges(w)[1].lower() for w in punc_only.split()] == ["we", "we", "went"]
