@@ -1,11 +1,15 @@
 """The pretrained encoder under a tagger: which one a model sits on, the check that a partial model folder is
 loaded over the encoder it was written over, the embedding table's size rule, and which layers are "top".
 
-``encoder_for(config, pretrained, light)`` -> the encoder module; ``checked_base(folder, config, storage,
-encoder)`` -> its ``storage.base_fingerprint``, or ``ModelFolderError`` when the folder recorded another;
+``encoder_for(config, pretrained, light)`` -> the encoder module; ``installed_fingerprint(config, encoder)`` ->
+the fingerprint of the installed pretrained encoder; ``checked_base(folder, config, storage, encoder)`` -> the
+same, or ``ModelFolderError`` when the folder recorded another;
 ``fit_embeddings(encoder, tokenizer)``; ``in_top_layers(name, encoder, k)``.
 """
 from __future__ import annotations
+
+import json
+import os
 
 from torch import nn
 
@@ -40,10 +44,25 @@ def encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module
     return AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
 
 
+STAND_IN = "stand_in.json"  # in an encoder folder rebuilt from a compact copy (utils/device_bundle.py)
+
+
+def installed_fingerprint(config: ModelConfig, encoder: nn.Module) -> str:
+    """The fingerprint of the installed pretrained encoder (as loaded, before any resizing). A folder with a
+    ``stand_in.json`` is a compact copy of an encoder carried to another machine (float16, int8 embeddings:
+    close, not equal): it answers for the encoder it was made from, whose fingerprint the file records, so
+    the models trained over it are stored, and checked here, against the real one."""
+    path = os.path.join(resolve_encoder(config.transformer_model), STAND_IN)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)["base_fingerprint"]
+    return base_fingerprint(encoder.state_dict())
+
+
 def checked_base(directory: str, config: ModelConfig, storage: WeightStorage, encoder: nn.Module) -> str:
-    """The fingerprint of the pretrained encoder a partial folder's weights go over (as loaded, before any
-    resizing); a folder that recorded another one is refused (one that recorded none is not checked)."""
-    found = base_fingerprint(encoder.state_dict())
+    """The fingerprint of the pretrained encoder a partial folder's weights go over (``installed_fingerprint``);
+    a folder that recorded another one is refused (one that recorded none is not checked)."""
+    found = installed_fingerprint(config, encoder)
     if storage.base_fingerprint is not None and storage.base_fingerprint != found:
         raise ModelFolderError(
             f"{directory}: its weights are stored over a different {config.transformer_model!r} encoder than the one "

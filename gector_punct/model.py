@@ -41,7 +41,7 @@ from safetensors.torch import load_file, save_file
 from torch import nn
 
 from .acoustic import AcousticAssistant
-from .base_encoder import checked_base, encoder_for, fit_embeddings, in_top_layers
+from .base_encoder import checked_base, encoder_for, fit_embeddings, in_top_layers, installed_fingerprint
 from .batch import Batch
 from .bert import WordPieceTokenizer, light_encoder_possible
 from .bootstrapper import CoordinateBootstrapper
@@ -162,7 +162,7 @@ class Seq2Labels(nn.Module):
         tokenizer = load_tokenizer(config.transformer_model, config.special_tokens_fix)
         pretrained = config.encoder_config is None
         encoder = encoder_for(config, pretrained=pretrained, light=False)
-        fingerprint = base_fingerprint(encoder.state_dict()) if pretrained else None
+        fingerprint = installed_fingerprint(config, encoder) if pretrained else None
         fit_embeddings(encoder, tokenizer)
         model = cls(encoder, vocab, tokenizer, config)
         model.base_fingerprint = fingerprint

