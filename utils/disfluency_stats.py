@@ -13,10 +13,9 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.metrics import deletion_prf  # noqa: E402
-from gector_punct_data.corpora import disfluency, switchboard  # noqa: E402
-from gector_punct_data.corpora.fetch import describe  # noqa: E402
+from gector_punct.metrics import deletion_prf
+from gector_punct_data.corpora import disfluency, switchboard
+from gector_punct_data.corpora.fetch import describe
 
 
 def measure(sides: dict) -> dict:

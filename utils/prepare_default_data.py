@@ -26,13 +26,12 @@ import sys
 import tarfile
 import zipfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.io import atomic_write  # noqa: E402
-from gector_punct.tags import make_source  # noqa: E402
-from gector_punct.units import is_continuous  # noqa: E402
-from gector_punct_data.corpora.clean import RULES, cut_lines, whole_lines, words_of  # noqa: E402
-from gector_punct_data.corpora.fetch import describe, fetch  # noqa: E402
-from gector_punct_data.corpora.sources import OPTIONAL, REGISTRY, SOURCES  # noqa: E402
+from gector_punct.io import atomic_write
+from gector_punct.tags import make_source
+from gector_punct.units import is_continuous
+from gector_punct_data.corpora.clean import RULES, cut_lines, whole_lines, words_of
+from gector_punct_data.corpora.fetch import describe, fetch
+from gector_punct_data.corpora.sources import OPTIONAL, REGISTRY, SOURCES
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IWSLT = os.path.join(os.path.dirname(REPO), "shared", "data", "iwslt", "iwslt2010_dev_en.txt")

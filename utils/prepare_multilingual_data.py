@@ -33,14 +33,13 @@ import sys
 import tarfile
 import zipfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.io import atomic_write  # noqa: E402
-from gector_punct.tags import ends_sentence, make_source, split_edges  # noqa: E402
-from gector_punct.units import join_units, split_units  # noqa: E402
-from gector_punct_data.corpora.clean import RULES, line_spans, words_of  # noqa: E402
-from gector_punct_data.corpora.fetch import describe, fetch  # noqa: E402
-from gector_punct_data.corpora.languages import MULTI_REGISTRY, OUTPUT_LANGUAGE  # noqa: E402
-from gector_punct_data.corpora.multitext import widen  # noqa: E402
+from gector_punct.io import atomic_write
+from gector_punct.tags import ends_sentence, make_source, split_edges
+from gector_punct.units import join_units, split_units
+from gector_punct_data.corpora.clean import RULES, line_spans, words_of
+from gector_punct_data.corpora.fetch import describe, fetch
+from gector_punct_data.corpora.languages import MULTI_REGISTRY, OUTPUT_LANGUAGE
+from gector_punct_data.corpora.multitext import widen
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IWSLT_ZH = os.path.join(os.path.dirname(REPO), "shared", "data", "iwslt", "iwslt2010_dev_zh.txt")
