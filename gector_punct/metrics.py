@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from sklearn.metrics import precision_recall_fscore_support
 
-from .corpora import read_tsv
 from .io import InputError, read_all_lines
 from .tags import ACRONYM_CORE, CAPITAL, KEEP, LOWER, UPPER, case_tag, ends_sentence, looks_cased, split_edges
+from .tsv import read_tsv
 from .units import split_units
 
 # The IWSLT convention: ': - --' count as COMMA, '! ;' as PERIOD; full-width CJK marks fold the same way.

@@ -1,4 +1,4 @@
-"""The source readers of gector_punct.corpora, each on a tiny fake package built here (no download), and the
+"""The source readers of gector_punct_data.corpora, each on a tiny fake package built here (no download), and the
 R serialisation parser on vectors serialised by hand."""
 import csv
 import gzip
@@ -8,9 +8,9 @@ import os
 import struct
 import zlib
 
-from gector_punct.corpora import dialogue, prose, rdata, speech
-from gector_punct.corpora.clean import words_of
-from gector_punct.corpora.fetch import TarPackage
+from gector_punct_data.corpora import dialogue, prose, rdata, speech
+from gector_punct_data.corpora.clean import words_of
+from gector_punct_data.corpora.fetch import TarPackage
 from test_prepare_data import make_tgz, make_zip
 
 

@@ -1,5 +1,5 @@
-"""Switchboard disfluency reading (gector_punct.corpora.switchboard), the disfluency statistics and generator
-(gector_punct.corpora.disfluency) and utils/disfluency_stats.py, on a tiny fake deep-disfluency sdist built here
+"""Switchboard disfluency reading (gector_punct_data.corpora.switchboard), the disfluency statistics and generator
+(gector_punct_data.corpora.disfluency) and utils/disfluency_stats.py, on a tiny fake deep-disfluency sdist built here
 in the real file's format (no download)."""
 import importlib.util
 import json
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gector_punct.metrics import deletion_prf
-from gector_punct.corpora import disfluency, switchboard
-from gector_punct.corpora.fetch import TarPackage
+from gector_punct_data.corpora import disfluency, switchboard
+from gector_punct_data.corpora.fetch import TarPackage
 from test_prepare_data import make_tgz
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

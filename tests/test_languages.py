@@ -1,4 +1,4 @@
-"""gector_punct.corpora.languages (the multilingual readers) and utils/prepare_multilingual_data.py, on tiny fake
+"""gector_punct_data.corpora.languages (the multilingual readers) and utils/prepare_multilingual_data.py, on tiny fake
 packages built in tmp_path (no download)."""
 import importlib.util
 import io
@@ -6,10 +6,10 @@ import json
 import os
 import zipfile
 
-from gector_punct.corpora import languages as lg
-from gector_punct.corpora import mandarin
-from gector_punct.corpora import multitext as mt
 from gector_punct.units import split_units
+from gector_punct_data.corpora import languages as lg
+from gector_punct_data.corpora import mandarin
+from gector_punct_data.corpora import multitext as mt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 spec = importlib.util.spec_from_file_location("prepare_multilingual_data",

@@ -1,4 +1,4 @@
-"""gector_punct.corpora.meetings: projecting a French report's case and marks onto ASR words, and the readers of
+"""gector_punct_data.corpora.meetings: projecting a French report's case and marks onto ASR words, and the readers of
 the public-meetings files, on small hand-made examples (no network, no real package)."""
 import datetime
 import pickle
@@ -6,8 +6,8 @@ import zipfile
 
 import pytest
 
-from gector_punct.corpora import meetings as m
 from gector_punct.tags import tags_from_pair
+from gector_punct_data.corpora import meetings as m
 
 
 def project(report: str, asr: str, stats=None) -> str:

@@ -1,4 +1,4 @@
-"""utils/prepare_default_data.py and gector_punct.corpora's shared cleaning and fetching (no download: fake
+"""utils/prepare_default_data.py and gector_punct_data.corpora's shared cleaning and fetching (no download: fake
 packages and a fake cache folder; the network and package tools are replaced by failing stubs)."""
 import hashlib
 import importlib.util
@@ -12,9 +12,9 @@ import zipfile
 
 import pytest
 
-from gector_punct.corpora import fetch, prose
-from gector_punct.corpora.clean import clean, cut_lines, whole_lines, words_of
-from gector_punct.corpora.sources import OPTIONAL, REGISTRY, SOURCES
+from gector_punct_data.corpora import fetch, prose
+from gector_punct_data.corpora.clean import clean, cut_lines, whole_lines, words_of
+from gector_punct_data.corpora.sources import OPTIONAL, REGISTRY, SOURCES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 spec = importlib.util.spec_from_file_location("prepare_default_data", os.path.join(ROOT, "utils", "prepare_default_data.py"))
@@ -188,7 +188,7 @@ def test_whole_utterance_lines_end_at_sentence_ends_and_zero_keeps_the_old_cuts(
 
 
 def test_tsv_lines_cut_at_sentence_ends_with_whole():
-    from gector_punct.corpora import tsv_to_text
+    from gector_punct_data.corpora import tsv_to_text
 
     pairs = [("word", "O"), ("here", "COMMA"), ("and", "O"), ("there", "PERIOD"), ("why", "QUESTION")] * 20
     lines = tsv_to_text(pairs, random.Random(1), 3, 6, whole=1.0)

@@ -206,7 +206,7 @@ def test_cli_tasks(trained_switching, tmp_path):
 
 
 def test_cascades_map_back_to_source_words(trained_switching, switching_data):
-    from gector_punct.conversion import convert, text_scores
+    from gector_punct_data.conversion import convert, text_scores
 
     lines = [s.split() for s, _ in switching_data["joint_pairs"][:20]]
     model = Punctuator.load(trained_switching, device="cpu")
@@ -255,7 +255,7 @@ def test_oracle_modes_take_the_gold_deletions(trained_switching, switching_data)
     """With gold deletions imposed, every oracle mode deletes exactly the gold words, whatever the model or the
     line's error probability (a threshold no word reaches); the joint pass keeps its own marks elsewhere."""
     from gector_punct.config import DecodeConfig
-    from gector_punct.conversion import convert
+    from gector_punct_data.conversion import convert
     lines = [s.split() for s, _ in switching_data["joint_pairs"][:20]]
     gold = [[w in FILLERS for w in line] for line in lines]
     gold[0] = [True] + gold[0][1:]  # a word the model would keep

@@ -1,4 +1,4 @@
-"""utils/prepare_switching_data.py and gector_punct.corpora.switching on a tiny fake deep-disfluency sdist (ten
+"""utils/prepare_switching_data.py and gector_punct_data.corpora.switching on a tiny fake deep-disfluency sdist (ten
 conversations built from test_disfluency's invented sides, no download) and tiny fluent text files."""
 import importlib.util
 import json
@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from gector_punct.corpora import switchboard
-from gector_punct.corpora import switching as sw
 from gector_punct.tags import make_source
+from gector_punct_data.corpora import switchboard
+from gector_punct_data.corpora import switching as sw
 from test_disfluency import SIDE_A, SIDE_B, STATS, TOP
 from test_prepare_data import make_tgz
 

@@ -11,13 +11,11 @@ weight is the mean of theirs and whose decoding settings are the first model's. 
 it predicts as fast as any of them; whether it predicts better is for the dev sets to say.
 """
 import argparse
-import os
 import sys
 
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.model import Seq2Labels  # noqa: E402
+from gector_punct.model import Seq2Labels
 
 MUST_MATCH = ("transformer_model", "switches", "special_tokens_fix", "case_context", "acoustic")
 

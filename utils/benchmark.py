@@ -16,13 +16,12 @@ import resource
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import torch  # noqa: E402
+import torch
 
-from gector_punct.encoding import WindowedBatcher  # noqa: E402
-from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
-from gector_punct.runtime import autocast  # noqa: E402
-from gector_punct.tags import make_source  # noqa: E402
+from gector_punct.encoding import WindowedBatcher
+from gector_punct.predictor import DEFAULT_MODEL, Punctuator
+from gector_punct.runtime import autocast
+from gector_punct.tags import make_source
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -20,10 +20,10 @@ import sys
 import tempfile
 import time
 
+from benchmark import example_words  # (utils/, this script's folder)
+from gector_punct.predictor import DEFAULT_MODEL
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-from benchmark import example_words  # noqa: E402  (utils/, this script's folder)
-from gector_punct.predictor import DEFAULT_MODEL  # noqa: E402
 
 
 def timed_child(command: list[str]) -> dict:

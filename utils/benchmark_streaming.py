@@ -9,16 +9,14 @@ is the same lines predicted whole (``Punctuator.predict_tags``). F1 is the IWSLT
 PERIOD and QUESTION against the gold tags; latency is the wall time of each update that finalises a word.
 """
 import argparse
-import os
 import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.metrics import labels_from_words, score  # noqa: E402
-from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
-from gector_punct.reader import DatasetReader  # noqa: E402
-from gector_punct.streaming import StreamingPunctuator  # noqa: E402
+from gector_punct.metrics import labels_from_words, score
+from gector_punct.predictor import DEFAULT_MODEL, Punctuator
+from gector_punct.reader import DatasetReader
+from gector_punct.streaming import StreamingPunctuator
 
 
 def f1_of(instances, written: list[list[str]]) -> dict:

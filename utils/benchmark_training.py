@@ -17,14 +17,13 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import torch  # noqa: E402
+import torch
 
-from gector_punct.encoding import DEFAULT_ENCODER, collate  # noqa: E402
-from gector_punct.preprocess import preprocess_files  # noqa: E402
-from gector_punct.runtime import autocast  # noqa: E402
-from gector_punct.tags import make_source  # noqa: E402
-from gector_punct.trainer import Trainer, TrainOptions  # noqa: E402
+from gector_punct.encoding import DEFAULT_ENCODER, collate
+from gector_punct.preprocess import preprocess_files
+from gector_punct.runtime import autocast
+from gector_punct.tags import make_source
+from gector_punct.trainer import Trainer, TrainOptions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

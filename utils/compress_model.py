@@ -15,11 +15,10 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.evaluation import evaluate_dev_sets  # noqa: E402
-from gector_punct.metrics import selection_f1  # noqa: E402
-from gector_punct.model import Seq2Labels  # noqa: E402
-from gector_punct.reader import DatasetReader  # noqa: E402
+from gector_punct.evaluation import evaluate_dev_sets
+from gector_punct.metrics import selection_f1
+from gector_punct.model import Seq2Labels
+from gector_punct.reader import DatasetReader
 
 
 def folder_size(path: str) -> int:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Disfluency statistics of Switchboard (deep-disfluency 0.0.1, see gector_punct/corpora/switchboard.py),
+"""Disfluency statistics of Switchboard (deep-disfluency 0.0.1, see gector_punct_data/corpora/switchboard.py),
 measured on the train sides only, and the "drop uh/um" rule's per-word deletion P/R/F1 on the dev sides.
 
     python utils/disfluency_stats.py --out work/disfluency_stats.json
@@ -13,10 +13,9 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.corpora import disfluency, switchboard  # noqa: E402
-from gector_punct.corpora.fetch import describe  # noqa: E402
-from gector_punct.metrics import deletion_prf  # noqa: E402
+from gector_punct.metrics import deletion_prf
+from gector_punct_data.corpora import disfluency, switchboard
+from gector_punct_data.corpora.fetch import describe
 
 
 def measure(sides: dict) -> dict:

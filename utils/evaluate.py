@@ -11,12 +11,10 @@ Marks fold into classes the IWSLT way (: - -> COMMA, ! ; -> PERIOD); --map chang
 """
 import argparse
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.io import InputError  # noqa: E402
-from gector_punct.metrics import (IWSLT_CLASSES, IWSLT_MAP, added_only, format_report, given_marks,  # noqa: E402
+from gector_punct.io import InputError
+from gector_punct.metrics import (IWSLT_CLASSES, IWSLT_MAP, added_only, format_report, given_marks,
                                   labels_from_files, score)
 
 

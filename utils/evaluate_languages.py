@@ -18,11 +18,11 @@ import sys
 import tempfile
 import time
 
+from gector_punct.io import atomic_write, read_all_lines
+from gector_punct.metrics import labels_from_files, score
+from gector_punct.units import split_units
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-from gector_punct.io import atomic_write, read_all_lines  # noqa: E402
-from gector_punct.metrics import labels_from_files, score  # noqa: E402
-from gector_punct.units import split_units  # noqa: E402
 
 COLUMNS = ("lines", "words", "COMMA", "PERIOD", "QUESTION", "P", "R", "F1", "case F1", "boundary F1", "words/s")
 

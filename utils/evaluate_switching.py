@@ -23,16 +23,15 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.config import DecodeConfig  # noqa: E402
-from gector_punct.conversion import convert, text_scores  # noqa: E402
-from gector_punct.evaluation import evaluate_instances, score_forms  # noqa: E402
-from gector_punct.corpora.switching import read_rows  # noqa: E402
-from gector_punct.io import InputError, atomic_write  # noqa: E402
-from gector_punct.predictor import Punctuator  # noqa: E402
-from gector_punct.reader import DatasetReader, Instance  # noqa: E402
-from gector_punct.tags import looks_cased, tags_from_pair  # noqa: E402
-from gector_punct.tasks import parse_tasks  # noqa: E402
+from gector_punct.config import DecodeConfig
+from gector_punct.evaluation import evaluate_instances, score_forms
+from gector_punct.io import InputError, atomic_write
+from gector_punct.predictor import Punctuator
+from gector_punct.reader import DatasetReader, Instance
+from gector_punct.tags import looks_cased, tags_from_pair
+from gector_punct.tasks import parse_tasks
+from gector_punct_data.conversion import convert, text_scores
+from gector_punct_data.corpora.switching import read_rows
 
 
 def read_set(data: str, name: str) -> tuple[list[Instance], list[str]]:

@@ -18,13 +18,13 @@ import os
 import sys
 from collections import Counter
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-from gector_punct.everyday import category, pass_rates, read_records, violations  # noqa: E402
-from gector_punct.io import atomic_write  # noqa: E402
-from gector_punct.predictor import (DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, Punctuator,  # noqa: E402
+from gector_punct.everyday import category, pass_rates, read_records, violations
+from gector_punct.io import atomic_write
+from gector_punct.predictor import (DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, Punctuator,
                                     shipped_model)
-from gector_punct.tasks import DEFAULT_TASKS, parse_tasks  # noqa: E402
+from gector_punct.tasks import DEFAULT_TASKS, parse_tasks
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 EVERYDAY_FILE = os.path.join(ROOT, "tests", "data", "everyday.jsonl")
 DISFLUENT_TASKS = parse_tasks("disf,punc")

@@ -5,12 +5,10 @@
     python utils/make_source.py target.txt source.txt
 """
 import argparse
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.io import InputError, atomic_write, read_lines  # noqa: E402
-from gector_punct.tags import make_source  # noqa: E402
+from gector_punct.io import InputError, atomic_write, read_lines
+from gector_punct.tags import make_source
 
 
 def main(argv=None) -> int:

@@ -11,13 +11,11 @@ dev file. Only the dev n-grams are held in memory; the training files are stream
 """
 import argparse
 import json
-import os
 import sys
 from collections import deque
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.io import InputError, read_lines  # noqa: E402
-from gector_punct.tags import make_source  # noqa: E402
+from gector_punct.io import InputError, read_lines
+from gector_punct.tags import make_source
 
 
 def ngrams(path: str, n: int):

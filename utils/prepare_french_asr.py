@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""A real French ASR -> written text set from the PyPI wheel public-meetings 0.1.0rc3 (gector_punct.corpora.meetings):
+"""A real French ASR -> written text set from the PyPI wheel public-meetings 0.1.0rc3 (gector_punct_data.corpora.meetings):
 one line per report segment that has aligned ASR segments. Source: the ASR words (lower case, no marks);
 target: the same words with the professional report's case and marks projected on them.
 
@@ -13,13 +13,11 @@ import argparse
 import json
 import os
 import statistics
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.corpora import meetings  # noqa: E402
-from gector_punct.corpora.fetch import describe  # noqa: E402
-from gector_punct.io import atomic_write  # noqa: E402
-from gector_punct.tags import AlignmentError, split_edges, tags_from_pair  # noqa: E402
+from gector_punct.io import atomic_write
+from gector_punct.tags import AlignmentError, split_edges, tags_from_pair
+from gector_punct_data.corpora import meetings
+from gector_punct_data.corpora.fetch import describe
 
 DEFAULT_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "gector_punct")
 LICENCE = ("public-meetings 0.1.0rc3: MIT licence file (Paul Tardy, 2019) for the package; the meetings' own terms "

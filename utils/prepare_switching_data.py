@@ -34,11 +34,10 @@ import random
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.corpora import disfluency, switchboard  # noqa: E402
-from gector_punct.corpora import switching as sw  # noqa: E402
-from gector_punct.corpora.fetch import describe  # noqa: E402
-from gector_punct.io import InputError, atomic_write  # noqa: E402
+from gector_punct.io import InputError, atomic_write
+from gector_punct_data.corpora import disfluency, switchboard
+from gector_punct_data.corpora import switching as sw
+from gector_punct_data.corpora.fetch import describe
 
 DEFAULT_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "gector_punct")
 SWBD_LICENCE = ("deep-disfluency 0.0.1 (PyPI sdist, licence UNKNOWN in its metadata): experiment output with the "

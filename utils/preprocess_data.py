@@ -19,14 +19,13 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.argtypes import task_set  # noqa: E402
-from gector_punct.audio import check_audio_list, read_audio_list  # noqa: E402
-from gector_punct.io import InputError, atomic_write  # noqa: E402
-from gector_punct.preprocess import preprocess_files  # noqa: E402
-from gector_punct.tags import parse_tagged  # noqa: E402
-from gector_punct.tasks import DEFAULT_TASKS, format_tasks  # noqa: E402
-from gector_punct.vocabulary import Vocabulary  # noqa: E402
+from gector_punct.argtypes import task_set
+from gector_punct.audio import check_audio_list, read_audio_list
+from gector_punct.io import InputError, atomic_write
+from gector_punct.preprocess import preprocess_files
+from gector_punct.tags import parse_tagged
+from gector_punct.tasks import DEFAULT_TASKS, format_tasks
+from gector_punct.vocabulary import Vocabulary
 
 
 def main(argv=None) -> int:

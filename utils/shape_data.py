@@ -4,7 +4,7 @@
     python utils/shape_data.py --target data/cased.train.tgt --out_prefix data/cased_shaped --spoken 0.7 --partial 0.5
     python utils/shape_data.py --target data/ted.dev.tgt --out_prefix data/ted_given30 --spoken 0 --share 0.3
 
-writes OUT_PREFIX.tgt and OUT_PREFIX.src, line for line with the input (gector_punct/corpora/shaping.py says
+writes OUT_PREFIX.tgt and OUT_PREFIX.src, line for line with the input (gector_punct_data/corpora/shaping.py says
 what each setting does). The output depends only on the input and --seed.
 """
 import argparse
@@ -12,8 +12,8 @@ import random
 import sys
 
 from gector_punct.argtypes import nonnegative_int, probability
-from gector_punct.corpora.shaping import shape_pair
 from gector_punct.io import InputError, atomic_write, read_lines
+from gector_punct_data.corpora.shaping import shape_pair
 
 
 def main(argv=None) -> int:

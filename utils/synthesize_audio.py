@@ -25,9 +25,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.audio import SAMPLE_RATE, resample, write_wav  # noqa: E402
-from gector_punct.io import InputError, atomic_write, read_all_lines  # noqa: E402
+from gector_punct.audio import SAMPLE_RATE, resample, write_wav
+from gector_punct.io import InputError, atomic_write, read_all_lines
 
 
 def synthesise(text: str, voice: str, speed: int, path: str) -> float:

@@ -8,13 +8,12 @@ writes data/iwslt.train.tgt/.src and data/iwslt.dev.tgt/.src (the held-out part 
 whole talks apart from the training part).
 """
 import argparse
-import os
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.corpora import join_contractions, read_tsv, tsv_to_text  # noqa: E402
-from gector_punct.io import InputError, atomic_write  # noqa: E402
+from gector_punct.io import InputError, atomic_write
+from gector_punct.tsv import read_tsv
+from gector_punct_data.corpora import join_contractions, tsv_to_text
 
 
 def main(argv=None) -> int:

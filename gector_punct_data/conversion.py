@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import time
 
+from gector_punct.predictor import Punctuator
+from gector_punct.tags import make_source, written_forms
+from gector_punct.tasks import parse_tasks
+
 from .corpora.switchboard import drop_uh_um
-from .predictor import Punctuator
-from .tags import make_source, written_forms
-from .tasks import parse_tasks
 
 MODES = ("joint", "disf>punc", "punc>disf", "rule>punc", "rule", "disf", "punc")
 ORACLE_MODES = ("gold>punc", "joint@gold", "punc@gold")

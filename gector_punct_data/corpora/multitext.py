@@ -1,4 +1,4 @@
-"""Text helpers of the multilingual readers (gector_punct/corpora/languages.py): Chinese normalisation, a
+"""Text helpers of the multilingual readers (gector_punct_data/corpora/languages.py): Chinese normalisation, a
 function-word language check, the Debian handbook's HTML and Word's document.xml as paragraphs.
 
 ``normalise_zh(text)``: Chinese text -> one line in written form (no spaces between Chinese characters,
@@ -19,7 +19,7 @@ import zipfile
 from html.parser import HTMLParser
 from xml.etree import ElementTree
 
-from ..units import TO_WIDE
+from gector_punct.units import TO_WIDE
 from .clean import CODE_LIKE
 
 CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
