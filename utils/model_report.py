@@ -24,13 +24,12 @@ import os
 import sys
 from dataclasses import replace
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gector_punct.evaluation import consistency, score_tags  # noqa: E402
-from gector_punct.config import DecodeConfig, store_decode_defaults  # noqa: E402
-from gector_punct.io import atomic_write  # noqa: E402
-from gector_punct.metrics import format_report, labels_from_words, score  # noqa: E402
-from gector_punct.predictor import DEFAULT_MODEL, Punctuator  # noqa: E402
-from gector_punct.reader import DatasetReader, Instance  # noqa: E402
+from gector_punct.evaluation import consistency, score_tags
+from gector_punct.config import DecodeConfig, store_decode_defaults
+from gector_punct.io import atomic_write
+from gector_punct.metrics import format_report, labels_from_words, score
+from gector_punct.predictor import DEFAULT_MODEL, Punctuator
+from gector_punct.reader import DatasetReader, Instance
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
