@@ -20,7 +20,6 @@ Reports (all on preprocessed dev files, whose gold tags are the reference):
 """
 import argparse
 import json
-import os
 import sys
 from dataclasses import replace
 
