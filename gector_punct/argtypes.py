@@ -31,20 +31,21 @@ def _finite(text: str) -> float:
     return value
 
 
+def _whole_at_least(text: str, minimum: int) -> int:
+    value = _integer(text)
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{value} is not allowed: it must be {minimum} or more")
+    return value
+
+
 def positive_int(text: str) -> int:
     """A whole number >= 1 (a count or size that cannot be empty)."""
-    value = _integer(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is not allowed: it must be 1 or more")
-    return value
+    return _whole_at_least(text, 1)
 
 
 def nonnegative_int(text: str) -> int:
     """A whole number >= 0 (an index, or a count that may be zero)."""
-    value = _integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is not allowed: it must be 0 or more")
-    return value
+    return _whole_at_least(text, 0)
 
 
 def finite_float(text: str) -> float:

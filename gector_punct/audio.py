@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import sys
@@ -28,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .io import InputError, new_file_mode, read_lines
+from .io import InputError, new_file_mode, read_json_objects, read_lines
 
 if TYPE_CHECKING:
     import torch  # the feature cache's tensors; importing torch is left to the code that makes them
@@ -156,11 +155,8 @@ def read_jsonl(path: str) -> list[tuple[AudioSpec | None, str, int]]:
     """``(audio or None, tgt_text, line number)`` of each non-empty line of a UniPunc-style JSON-lines file."""
     base = os.path.dirname(os.path.abspath(path))
     out = []
-    for number, line in read_lines(path):
-        if not line.strip():
-            continue
+    for number, record in read_json_objects(path):
         try:
-            record = json.loads(line)
             audio, text = record.get("audio"), record["tgt_text"]
             if not isinstance(text, str) or not (audio is None or isinstance(audio, str)):
                 raise ValueError("'tgt_text' must be a string and 'audio' a string or null")

@@ -14,10 +14,9 @@ failed) -> {part: (passed, total)}`` with ``"all"`` for the whole file.
 """
 from __future__ import annotations
 
-import json
 import re
 
-from .io import InputError, read_lines
+from .io import read_json_objects
 from .tasks import parse_tasks
 
 PARTS = ("A", "B", "C")
@@ -80,18 +79,7 @@ def record_problems(record: dict, position: int) -> list[str]:
 
 def read_records(path: str) -> list[dict]:
     """The file's records in order (blank lines skipped); a line that is not a JSON object raises InputError."""
-    records = []
-    for number, text in read_lines(path):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{path}:{number}: not JSON ({err.msg})") from None
-        if not isinstance(record, dict):
-            raise InputError(f"{path}:{number}: not a JSON object")
-        records.append(record)
-    return records
+    return [record for _, record in read_json_objects(path)]
 
 
 def pass_rates(records: list[dict], failed: list[bool]) -> dict[str, tuple[int, int]]:

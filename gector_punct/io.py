@@ -16,6 +16,7 @@ naming that folder (``check_parent_folder``). ``temporary_dir`` and ``replace_di
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 import sys
@@ -44,6 +45,23 @@ def read_lines(path: str) -> Iterator[tuple[int, str]]:
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+
+
+def read_json_objects(path: str) -> list[tuple[int, dict]]:
+    """(line number, object) of each non-blank line of a JSON-lines file; a line that is not a JSON object
+    raises ``InputError`` naming the file and line."""
+    records = []
+    for number, text in read_lines(path):
+        if not text.strip():
+            continue
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InputError(f"{path}:{number}: not JSON ({err.msg})") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{path}:{number}: not a JSON object")
+        records.append((number, record))
+    return records
 
 
 def read_all_lines(path: str) -> list[str]:
