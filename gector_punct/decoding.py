@@ -167,9 +167,9 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
             line = _with_given(pair_questions(line, opening_p[start:end], config.question_opening), fixed)
         if whole and words and "punc" in tasks:
             line = close_utterance(words, line, end_mark(probabilities[PUNCT_HEAD.name][end - 1], end_columns))
-        if words and "punc" in tasks:
+        if words and "punc" in tasks:  # case and marks are punc's part: with it off, no change
             line = _with_given(chinese_questions(words, join_spoken_numbers(words, line)), fixed)
-        line = capitalise_sentence_starts(words, line)
+            line = capitalise_sentence_starts(words, line)
         use_forms = case_forms and words and "punc" in tasks  # case is punc's part: off, no change
         tags.append(_with_given(case_forms.apply(words, line) if use_forms else line, fixed))
         start = end

@@ -48,14 +48,20 @@ WORDS = ("alpha beta gamma delta omega paris london time people house water tabl
          "music river chair window garden coffee letter morning yellow winter").split()
 
 
-def learnable_pairs(n_lines: int, seed: int) -> list[tuple[str, str]]:
+def learnable_pairs(n_lines: int, seed: int, repeats: bool = True) -> list[tuple[str, str]]:
     """(source, target) lines with a rule a model can learn from the words alone: a comma after 'alpha',
     a period after 'omega' (and a capital after it), a question mark after 'time', 'paris'/'london'
-    capitalised."""
+    capitalised. ``repeats=False``: no word twice in a row (a disfluency wherever words may go:
+    ``decoding.repeated_words``)."""
     rng = random.Random(seed)
     pairs = []
     for _ in range(n_lines):
-        words = [rng.choice(WORDS) for _ in range(rng.randint(6, 18))]
+        words = []
+        for _ in range(rng.randint(6, 18)):
+            word = rng.choice(WORDS)
+            while not repeats and words and word == words[-1]:
+                word = rng.choice(WORDS)
+            words.append(word)
         out, capital = [], True
         for w in words:
             t = w.capitalize() if capital or w in ("paris", "london") else w
@@ -117,8 +123,7 @@ FILLERS = ("uh", "um", "er")
 
 
 def disfluent(words: list[str], rng: random.Random) -> tuple[list[str], list[bool]]:
-    """Fillers inserted before words (repetitions would clash with the words the toy data repeats by
-    chance); per word whether it was inserted."""
+    """Fillers inserted before words; per word whether it was inserted."""
     out, inserted = [], []
     for w in words:
         extra = [rng.choice(FILLERS)] if rng.random() < 0.2 else []
@@ -132,22 +137,22 @@ def switching_data(tmp_path_factory):
     """The three single-task sets of the learnable task, and a joint dev set (disfluent -> restored)."""
     directory = tmp_path_factory.mktemp("switching")
     rng = random.Random(5)
-    fluent = learnable_pairs(600, 11)
+    fluent = learnable_pairs(600, 11, repeats=False)
     disf_pairs = []
     for source, _ in fluent[:250]:
         words, _ = disfluent(source.split(), rng)
         disf_pairs.append((" ".join(words), source))
     joint, disf_dev = [], []
-    for source, target in learnable_pairs(60, 12):
+    for source, target in learnable_pairs(60, 12, repeats=False):
         words, _ = disfluent(source.split(), rng)
         joint.append((" ".join(words), target))
-    for source, _ in learnable_pairs(60, 13):
+    for source, _ in learnable_pairs(60, 13, repeats=False):
         words, _ = disfluent(source.split(), rng)
         disf_dev.append((" ".join(words), source))
     return {"disf": write_tagged(directory, "disf", disf_pairs, "disf"),
             "punc": write_tagged(directory, "punc", fluent[250:550], "punc"),
             "none": write_tagged(directory, "none", [(t, t) for _, t in fluent[550:]], "none"),
-            "dev": write_tagged(directory, "dev", learnable_pairs(60, 2), "punc"),
+            "dev": write_tagged(directory, "dev", learnable_pairs(60, 2, repeats=False), "punc"),
             "disf_dev": write_tagged(directory, "disf_dev", disf_dev, "disf"),
             "joint": write_tagged(directory, "joint", joint, "disf,punc"), "joint_pairs": joint}
 

@@ -27,16 +27,16 @@ def test_ensemble_folder_is_its_members_with_its_own_decoding(trained_tiny, lear
     member = os.path.relpath(trained_tiny["dir"], tmp_path / "ens")
     folder = make_ensemble(tmp_path, [member, member])
     assert model_folders([folder]) == [os.path.normpath(trained_tiny["dir"])] * 2
-    single = Punctuator.load(trained_tiny["dir"], device="cpu")
-    ensemble = Punctuator.load(folder, device="cpu")
+    single = Punctuator.load(trained_tiny["dir"], device="cpu", fragments=True)
+    ensemble = Punctuator.load(folder, device="cpu", fragments=True)
     assert len(ensemble.models) == 2 and ensemble.predict(lines) == single.predict(lines) != lines
     # Its decoding defaults are the ensemble file's, not the first member's; storing them leaves the member alone.
     member_config = read_config(os.path.join(trained_tiny["dir"], "best"))[0]
     store_decode_defaults(folder, DecodeConfig(min_error_probability=1.01))
     assert read_ensemble(folder).decode.min_error_probability == 1.01
     assert read_config(os.path.join(trained_tiny["dir"], "best"))[0] == member_config
-    assert Punctuator.load(folder, device="cpu").predict(lines) == lines
-    assert Punctuator.load(folder, device="cpu", decode=DecodeConfig()).predict(lines) == single.predict(lines)
+    assert Punctuator.load(folder, device="cpu", fragments=True).predict(lines) == lines
+    assert Punctuator.load(folder, device="cpu", fragments=True, decode=DecodeConfig()).predict(lines) == single.predict(lines)
 
 
 def test_bad_ensemble_files_are_named(trained_tiny, tmp_path):

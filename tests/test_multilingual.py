@@ -64,7 +64,7 @@ def xlmr_tagger(e5_path, tmp_path_factory):
     train(TrainOptions(train_set=paths["train"], dev_set=paths["dev"], model_dir=model_dir, transformer_model=e5_path,
                        encoder_config=TINY_XLMR, n_epoch=5, lr=3e-3, batch_size=16, max_len=64, patience=5,
                        progress=False, seed=3))
-    return Punctuator.load(model_dir, device="cpu")
+    return Punctuator.load(model_dir, device="cpu", fragments=True)
 
 
 def test_marks_land_after_characters_full_width_without_spaces(xlmr_tagger):

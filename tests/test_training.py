@@ -23,9 +23,8 @@ def dev_f1(punctuator, dev_pairs):
 
 def test_training_learns_the_task(trained_tiny, learnable_data, encoder_name):
     model_dir = trained_tiny["dir"]
-    trained = Punctuator.load(model_dir, device="cpu")
-    untrained = Punctuator([tiny_tagger(trained.models[0].vocab)],
-                           device="cpu")
+    trained = Punctuator.load(model_dir, device="cpu", fragments=True)
+    untrained = Punctuator([tiny_tagger(trained.models[0].vocab)], device="cpu", fragments=True)
     after = dev_f1(trained, learnable_data["dev_pairs"])
     before = dev_f1(untrained, learnable_data["dev_pairs"])
     assert after["punct"]["overall"]["f1"] > 90 > before["punct"]["overall"]["f1"] + 40
@@ -53,7 +52,7 @@ def test_save_load_gives_identical_predictions(trained_tiny, learnable_data, tmp
 
 
 def test_lines_preserved_with_empty_and_odd_lines(trained_tiny):
-    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu", fragments=True)
     lines = ["", "   ", "alpha beta omega", "\t", "x", "paris\u2028london time", "ünïcödé wörds",
              "alpha " * 400, "omega"]
     out = punctuator.predict(lines)
@@ -89,17 +88,21 @@ def test_ensemble_joins_models_by_label_name(trained_tiny, learnable_data, tmp_p
 
 def test_min_error_probability_and_additional_confidence(trained_tiny, learnable_data):
     lines = [s for s, _ in learnable_data["dev_pairs"]]
-    plain = Punctuator.load(trained_tiny["dir"], device="cpu").predict(lines)
+
+    def restore(decode=None):  # the dev lines are fragments: nothing is forced at their edges
+        return Punctuator.load(trained_tiny["dir"], device="cpu", fragments=True, decode=decode).predict(lines)
+
+    plain = restore()
     assert plain != lines
-    assert Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(min_error_probability=1.01)).predict(lines) == lines
-    assert Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(additional_confidence=2.0)).predict(lines) == lines
-    some = Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(min_error_probability=0.95)).predict(lines)
+    assert restore(DecodeConfig(min_error_probability=1.01)) == lines
+    assert restore(DecodeConfig(additional_confidence=2.0)) == lines
+    some = restore(DecodeConfig(min_error_probability=0.95))
     edits = lambda out: sum(a != b for x, y in zip(lines, out) for a, b in zip(x.split(), y.split()))  # noqa: E731
     assert edits(lines) == 0 < edits(some) <= edits(plain)
     # The case head's own bias: the same marks, and no case changes but the capital that a sentence end the
     # tagger added always gives the next word.
     assert lines == [ln.lower() for ln in lines] and plain != [ln.lower() for ln in plain]
-    no_case = Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(case_confidence=2.0)).predict(lines)
+    no_case = restore(DecodeConfig(case_confidence=2.0))
     assert no_case == [sentence_starts_only(ln) for ln in plain]
 
 
@@ -109,7 +112,7 @@ def sentence_starts_only(line: str) -> str:
 
 
 def test_predicting_own_output_changes_little(trained_tiny, learnable_data):
-    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu", fragments=True)
     once = punctuator.predict([s for s, _ in learnable_data["dev_pairs"]])
     twice = punctuator.predict(once)
     changed = sum(a != b for x, y in zip(once, twice) for a, b in zip(x.split(), y.split()))
@@ -146,7 +149,7 @@ def test_cold_steps_train_only_heads(learnable_data, encoder_name, tmp_path):
 
 
 def test_dev_metrics_match_evaluate(trained_tiny, learnable_data):
-    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu", fragments=True)
     instances = DatasetReader().read(learnable_data["dev"])
     from_instances = evaluate_instances(punctuator, instances)
     from_text = dev_f1(punctuator, learnable_data["dev_pairs"])
