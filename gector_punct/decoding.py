@@ -271,8 +271,8 @@ def join_spoken_numbers(words: list[str], tags: list[Tag]) -> list[Tag]:
 
 
 QUESTION_PARTICLES = "吗呢么"
-QUESTION_WORDS = ("什么", "怎么", "为什么", "哪", "谁", "几", "多少", "是不是", "要不要", "有没有", "好不好", "对不对",
-                  "能不能", "会不会", "可不可以", "行不行")
+QUESTION_WORDS = ("什么", "怎么", "为什么", "哪", "谁", "几", "多少",  # question words, then A-not-A forms
+                  "是不是", "要不要", "有没有", "好不好", "对不对", "能不能", "会不会", "可不可以", "行不行")
 REPORTED = ("知道", "告诉", "记得", "明白")  # 我不知道他要什么: a question reported, not asked
 
 

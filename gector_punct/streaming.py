@@ -17,8 +17,8 @@ an earlier update added starts upper-case. The words are written by the batch wr
 (``tags.written_forms``) over the final words back to the newest one that was kept, then the pending ones,
 so a final word reads as the batch writes it in that context (full-width marks in Chinese, what a deleted
 word carried moved to its neighbours). With ``K`` = infinity an utterance is one window: exactly the words
-of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default). Each update encodes one bounded window, whatever the length of the history; an update
-that finalises nothing runs no model.
+of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default). Each update encodes
+one bounded window, whatever the length of the history; an update that finalises nothing runs no model.
 """
 from __future__ import annotations
 

@@ -49,7 +49,8 @@ def pack(encoder: str, dest: str, data: list) -> None:
         else:
             out[key] = tensor.half()
     fingerprint = base_fingerprint(load_pretrained_bert(folder).state_dict())
-    save_file(out, os.path.join(dest, "encoder.safetensors"), metadata={"encoder": encoder, "base_fingerprint": fingerprint})
+    save_file(out, os.path.join(dest, "encoder.safetensors"),
+              metadata={"encoder": encoder, "base_fingerprint": fingerprint})
     for path in data:
         with open(path, "rb") as src, lzma.open(os.path.join(dest, os.path.basename(path) + ".xz"), "wb",
                                                  preset=6) as dst:
