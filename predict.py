@@ -37,6 +37,9 @@ def add_decoding_flags(p: argparse.ArgumentParser) -> None:
                    help="leave a line alone when no word's error probability reaches this, and skip any edit below it (default: the model's)")
     p.add_argument("--additional_confidence", type=finite_float, default=None,
                    help="added to the $KEEP probability of the punctuation head: higher = fewer marks (default: the model's)")
+    p.add_argument("--exclamation", type=probability, default=None,
+                   help="a ! the tagger chooses stays only when at least this probable, else it becomes . "
+                        "(default: the model's; 0 keeps every !)")
     p.add_argument("--question_opening", type=nonnegative_float, default=None,
                    help="open a question the tagger closes with ? with ¿ where that is at least this probable "
                         "(Spanish; default: the model's, 0.5; 1.1: never add one)")
@@ -133,6 +136,7 @@ def load_punctuator(args: argparse.Namespace) -> Punctuator:
     punctuator.decode_config = punctuator.decode_config.overridden(
         additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
         question_opening=args.question_opening, deletion_threshold=args.deletion_threshold,
+        exclamation=args.exclamation,
         min_error_probability=args.min_error_probability)
     for path, model in zip(model_folders(args.model_path), punctuator.models):
         if args.special_tokens_fix is not None and args.special_tokens_fix != model.config.special_tokens_fix:

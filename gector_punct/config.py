@@ -90,7 +90,9 @@ class DecodeConfig:
     multilingual model gives ``¿`` some probability, rarely a half), and a ``¿`` whose sentence does not end in
     ``?`` is dropped. With the ``disf`` task a word is deleted when its ``$DELETE`` probability exceeds
     ``deletion_threshold`` (0.5: deleted rather than not, the binary decision the disfluency data teaches),
-    whatever the marks' share of the rest.
+    whatever the marks' share of the rest. A ``!`` the tagger chooses stays only when the word's labels with
+    ``!`` are at least ``exclamation`` probable together, else it becomes ``.`` (a model trained on sitcom
+    dialogue shouts more than a transcript's editor does; the IWSLT scores count both as PERIOD).
     """
 
     additional_confidence: float = 0.0
@@ -98,6 +100,7 @@ class DecodeConfig:
     case_confidence: float | None = None
     question_opening: float = 0.5
     deletion_threshold: float = 0.5
+    exclamation: float = 0.0
 
     @classmethod
     def neutral(cls) -> DecodeConfig:

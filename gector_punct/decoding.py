@@ -19,7 +19,8 @@ its tag. Nothing here reads a model or changes its inputs.
    case of the context its predecessor gives once punctuated; a deleted word passes its context on.
 4. ``existing.constrain_line`` limits the tags to what the words allow (and pairs added quotes);
    ``pair_questions`` opens Spanish questions with ``¿``; with ``whole`` the line is closed
-   (``close_utterance``); no mark inside a spoken number (``join_spoken_numbers``); a Chinese sentence
+   (``close_utterance``); a ``!`` less likely than ``exclamation`` becomes ``.`` (``temper_exclamations``);
+   no mark inside a spoken number (``join_spoken_numbers``); a Chinese sentence
    that asks ends with ``？`` (``chinese_questions``); a word after a sentence end starts upper-case
    (``tags.capitalise_sentence_starts``); ``case_forms`` says how the capitals are written (``punc`` only).
 
@@ -135,6 +136,8 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
     label_p, label_i = (x.tolist() for x in punct.max(-1))
     case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
     error_p = probabilities[DETECT_HEAD.name][:, names[DETECT_HEAD.name].index("INCORRECT")].tolist()
+    shouting = [j for j, name in enumerate(punct_names) if "!" in narrow_marks(Tag.parse(name).append)]
+    exclaim_p = probabilities[PUNCT_HEAD.name][:, shouting].sum(-1).tolist() if shouting else [0.0] * len(punct)
     opening = question_opening_columns(punct_names)
     opening_p = (probabilities[PUNCT_HEAD.name][:, opening].sum(-1) if opening else torch.zeros(len(punct))).tolist()
     end_columns = sentence_mark_columns(punct_names)
@@ -168,6 +171,7 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
         if whole and words and "punc" in tasks:
             line = close_utterance(words, line, end_mark(probabilities[PUNCT_HEAD.name][end - 1], end_columns))
         if words and "punc" in tasks:  # case and marks are punc's part: with it off, no change
+            line = temper_exclamations(line, exclaim_p[start:end], config.exclamation)
             line = _with_given(chinese_questions(words, join_spoken_numbers(words, line)), fixed)
             line = capitalise_sentence_starts(words, line)
         use_forms = case_forms and words and "punc" in tasks  # case is punc's part: off, no change
@@ -248,6 +252,13 @@ fiftieth sixtieth seventieth eightieth ninetieth hundredth thousandth""".split()
 def _number_word(word: str) -> bool:
     core = split_edges(word)[1].lower()
     return bool(core) and all(part in NUMBER_WORDS for part in core.split("-"))
+
+
+def temper_exclamations(tags: list[Tag], exclaim_p: list[float], threshold: float) -> list[Tag]:
+    """A ``!`` stays where the word's ``!`` labels are at least ``threshold`` probable together; elsewhere it
+    becomes ``.`` (``DecodeConfig.exclamation``). A ``!`` the input already had is no tag's and stays."""
+    return [replace(t, append=t.append.replace("!", ".").replace("！", "。"))
+            if "!" in narrow_marks(t.append) and p < threshold else t for t, p in zip(tags, exclaim_p)]
 
 
 MONTHS = set("january february march april may june july august september october november december".split())

@@ -60,3 +60,11 @@ def test_only_the_disf_task_deletes_repetitions(random_editor):
     from gector_punct.tags import split_edges
     punc_only = random_editor.predict(["we we went"])[0]
     assert [split_edges(w)[1].lower() for w in punc_only.split()] == ["we", "we", "went"]
+
+
+def test_an_unlikely_exclamation_becomes_a_period():
+    from gector_punct.decoding import temper_exclamations
+    shout, quoted = Tag(append="!"), Tag(append='!"')
+    assert temper_exclamations([shout, quoted, shout], [0.4, 0.3, 0.9], 0.5) == [
+        Tag(append="."), Tag(append='."'), shout]
+    assert temper_exclamations([shout], [0.1], 0.0) == [shout]  # 0: every ! the tagger chooses stays
