@@ -17,11 +17,11 @@ its tag. Nothing here reads a model or changes its inputs.
 3. A line whose words all have an error probability below ``min_error_probability`` stays as it is; else
    each word takes its likeliest label (``$KEEP`` where that is less probable than the same bar) and the
    case of the context its predecessor gives once punctuated; a deleted word passes its context on.
-4. ``existing.constrain_line`` limits the tags to what the words allow (and pairs added quotes);
-   ``pair_questions`` opens Spanish questions with ``¿``; with ``whole`` the line is closed
-   (``close_utterance``); a ``!`` less likely than ``exclamation`` becomes ``.`` (``temper_exclamations``);
-   no mark inside a spoken number (``join_spoken_numbers``); a Chinese sentence
-   that asks ends with ``？`` (``chinese_questions``); a word after a sentence end starts upper-case
+4. ``existing.constrain_line`` limits the tags to what the words allow (and pairs added quotes); with
+   ``whole`` the line is closed (``close_utterance``); a ``!`` less likely than ``exclamation`` becomes ``.``
+   (``temper_exclamations``); no mark inside a spoken number (``join_spoken_numbers``); a Chinese sentence
+   that asks ends with ``？`` (``chinese_questions``); ``pair_questions`` then opens Spanish questions with
+   ``¿`` (the line's own closing ``?`` included); a word after a sentence end starts upper-case
    (``tags.capitalise_sentence_starts``); ``case_forms`` says how the capitals are written (``punc`` only).
 
 ``given`` (per line, the tags of its first words, decided earlier: a stream's final words) fixes those
@@ -123,10 +123,11 @@ def end_mark(punct_p: torch.Tensor, columns: dict[str, list[int]]) -> str:
 def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, names: dict[str, list[str]],
                  tasks: frozenset[str], config: DecodeConfig, case_forms: CaseForms | None = None,
                  whole: bool = False, deletions: list[list[bool]] | None = None,
-                 given: list[list[Tag]] | None = None) -> list[list[Tag]]:
+                 given: list[list[Tag]] | None = None, opens: bool = False) -> list[list[Tag]]:
     """Each line's tags under the module's rules. ``whole``: each line is a whole utterance
-    (``close_utterance``); ``deletions`` (per line, per word): which words go, whatever the tasks;
-    ``given`` (per line): the tags of its first words, kept as they are."""
+    (``close_utterance``); ``opens``: each line begins one (``open_utterance``: a stream's window at an
+    utterance's start); ``deletions`` (per line, per word): which words go, whatever the tasks; ``given``
+    (per line): the tags of its first words, kept as they are."""
     punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
     deleted = (deletion_decisions(probabilities[PUNCT_HEAD.name], punct_names, tasks, config.deletion_threshold)
                if deletions is None else torch.tensor([gone for line in deletions for gone in line], dtype=torch.bool))
@@ -136,11 +137,10 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
     label_p, label_i = (x.tolist() for x in punct.max(-1))
     case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
     error_p = probabilities[DETECT_HEAD.name][:, names[DETECT_HEAD.name].index("INCORRECT")].tolist()
-    shouting = [j for j, name in enumerate(punct_names) if "!" in narrow_marks(Tag.parse(name).append)]
-    exclaim_p = probabilities[PUNCT_HEAD.name][:, shouting].sum(-1).tolist() if shouting else [0.0] * len(punct)
+    end_columns = sentence_mark_columns(punct_names)
+    exclaim_p = probabilities[PUNCT_HEAD.name][:, end_columns["!"]].sum(-1).tolist()
     opening = question_opening_columns(punct_names)
     opening_p = (probabilities[PUNCT_HEAD.name][:, opening].sum(-1) if opening else torch.zeros(len(punct))).tolist()
-    end_columns = sentence_mark_columns(punct_names)
     threshold = config.min_error_probability
     forced = deleted.tolist() if deletions is not None else None  # given deletions hold on every line
     made: dict[tuple[str, str], Tag] = {}  # one Tag object per distinct edit: its parts parsed once
@@ -167,13 +167,15 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
                 if not tag.deletes:  # a deleted word passes on the context it was given
                     context = mark_context(tag.apply(word))
             line = _with_given(constrain_line(words, line), fixed)
-            line = _with_given(pair_questions(line, opening_p[start:end], config.question_opening), fixed)
-        if whole and words and "punc" in tasks:
-            line = close_utterance(words, line, end_mark(probabilities[PUNCT_HEAD.name][end - 1], end_columns))
         if words and "punc" in tasks:  # case and marks are punc's part: with it off, no change
+            if whole:
+                line = close_utterance(words, line, end_mark(probabilities[PUNCT_HEAD.name][end - 1], end_columns))
+            elif opens:
+                line = open_utterance(words, line)
             line = temper_exclamations(line, exclaim_p[start:end], config.exclamation)
-            line = _with_given(chinese_questions(words, join_spoken_numbers(words, line)), fixed)
-            line = capitalise_sentence_starts(words, line)
+            line = chinese_questions(words, join_spoken_numbers(words, line))  # the sentence ends are known now:
+            line = pair_questions(_with_given(line, fixed), opening_p[start:end], config.question_opening)  # ¿
+            line = capitalise_sentence_starts(words, _with_given(line, fixed))
         use_forms = case_forms and words and "punc" in tasks  # case is punc's part: off, no change
         tags.append(_with_given(case_forms.apply(words, line) if use_forms else line, fixed))
         start = end

@@ -163,10 +163,10 @@ class Punctuator:
 
     def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
                      whole: bool = False, deletions: list[list[bool]] | None = None,
-                     given: list[list[Tag]] | None = None) -> list[list[Tag]]:
+                     given: list[list[Tag]] | None = None, opens: bool = False) -> list[list[Tag]]:
         """Each line's tags (``decode`` of ``probabilities``); ``given``: per line, its first words' tags."""
         return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole, deletions=deletions,
-                           given=given)
+                           given=given, opens=opens)
 
     @torch.inference_mode()
     def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None
@@ -221,15 +221,17 @@ class Punctuator:
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
                decode: DecodeConfig | None = None, whole: bool = False,
-               deletions: list[list[bool]] | None = None, given: list[list[Tag]] | None = None) -> list[list[Tag]]:
+               deletions: list[list[bool]] | None = None, given: list[list[Tag]] | None = None,
+               opens: bool = False) -> list[list[Tag]]:
         """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's), by the
         policy of ``decoding.decode_lines`` (deletion, punctuation, then case in the context of the word
         before; a word after a sentence end the tagger added starts upper-case) with this predictor's tasks
-        and case forms. ``whole``: each line is a whole utterance (``decoding.close_utterance``).
+        and case forms. ``whole``: each line is a whole utterance (``decoding.close_utterance``); ``opens``:
+        each line begins one (``decoding.open_utterance``).
         ``deletions`` (per line, per word): which words go, given (an oracle's, for analysis) instead of
         decided, whatever the tasks. ``given`` (per line): the tags of its first words, decided earlier."""
         return decode_lines(word_lines, probabilities, self.names, self.tasks, decode or self.decode_config,
-                            self.case_forms, whole, deletions, given)
+                            self.case_forms, whole, deletions, given, opens)
 
 
 def quantize_encoder(model: Seq2Labels) -> None:

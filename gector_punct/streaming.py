@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from .decoding import open_utterance
 from .predictor import Punctuator, words_written
 from .tags import Tag, capitalise_sentence_starts, written_forms
 from .units import join_units
@@ -57,9 +56,8 @@ class StreamingPunctuator:
         context = [unit for word in self.context for unit in word]
         pending = [unit for word in self.pending for unit in word]
         line = self.punctuator.tagger_line([unit for unit, _ in context] + pending)
-        (tags,) = self.punctuator.predict_tags([line], given=[[tag for _, tag in context]], whole=closes)
-        if not context and not self.punctuator.fragments:  # an utterance's first word starts upper-case
-            tags = open_utterance(line, tags)
+        opens = not context and not self.punctuator.fragments  # the window begins an utterance
+        (tags,) = self.punctuator.predict_tags([line], given=[[tag for _, tag in context]], whole=closes, opens=opens)
         # The writer's line: the final units back to the newest kept one (some may be older than the model's
         # context), then the window as the tagger read it.
         older = self.written[: max(0, len(self.written) - len(context))]

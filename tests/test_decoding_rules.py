@@ -68,3 +68,27 @@ def test_an_unlikely_exclamation_becomes_a_period():
     assert temper_exclamations([shout, quoted, shout], [0.4, 0.3, 0.9], 0.5) == [
         Tag(append="."), Tag(append='."'), shout]
     assert temper_exclamations([shout], [0.1], 0.0) == [shout]  # 0: every ! the tagger chooses stays
+
+
+def test_a_spanish_line_opens_the_question_its_closing_mark_asks():
+    """The ``?`` that closes a whole line is paired with ``¿`` like any other (the pairing runs after the line
+    is closed): in a line whose first question the tagger opened, the second opens too."""
+    import torch
+
+    from gector_punct.config import DecodeConfig
+    from gector_punct.decoding import decode_lines, no_edit_probabilities
+    from gector_punct.tags import KEEP, MARK_CONTEXTS
+    from gector_punct.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
+
+    asked, opened = Tag(append="?").punct, Tag(prepend="¿", append="?").punct
+    names = {PUNCT_HEAD.name: [KEEP, Tag(prepend="¿").punct, asked, opened, Tag(append=".").punct],
+             CASE_HEAD.name: [KEEP, CAPITAL], DETECT_HEAD.name: ["CORRECT", "INCORRECT"]}
+    words = ["qué", "cuánto", "cuesta"]
+    probs = no_edit_probabilities(names, len(words), len(MARK_CONTEXTS))
+    punct = probs[PUNCT_HEAD.name]
+    punct[0] = torch.tensor([0.1, 0.0, 0.0, 0.9, 0.0])  # ¿qué?
+    punct[1] = torch.tensor([0.8, 0.2, 0.0, 0.0, 0.0])  # ¿ likelier here than elsewhere, below a half
+    punct[2] = torch.tensor([0.7, 0.0, 0.3, 0.0, 0.0])  # the line's last word: ? likelier than .
+    probs[DETECT_HEAD.name][0] = torch.tensor([0.0, 1.0])
+    (tags,) = decode_lines([words], probs, names, frozenset({"punc"}), DecodeConfig(), whole=True)
+    assert apply_tags(words, tags) == "¿Qué? ¿Cuánto cuesta?"

@@ -70,3 +70,7 @@ def test_a_stream_closes_each_utterance(tmp_path):
     out = run("predict.py", "--input_file", "-", "--output_file", "-", "--stream", "--lookahead", "2",
               stdin=text).stdout.splitlines()
     assert len(out) == 2 and all(line[0].isupper() and line[-1] in ".?!" for line in out), out
+    # A stream opens its utterance before the written forms apply, as the batch does: iPhone, not Iphone.
+    out = run("predict.py", "--input_file", "-", "--output_file", "-", "--stream", "--lookahead", "1",
+              stdin="iphone sales are up\n").stdout
+    assert out.startswith("iPhone sales"), out

@@ -34,6 +34,9 @@ def parse_args(argv):
                    help="a dev set: PREFIX.src (input) and PREFIX.tgt (reference); repeat for each language")
     p.add_argument("--max_lines", type=int, default=0, help="score only the first N lines of each set (0: all)")
     p.add_argument("--threads", type=int, default=2, help="threads of the predict.py child (default 2)")
+    p.add_argument("--utterances", action="store_true",
+                   help="read each dev line as a whole utterance (predict.py's default reading); default: as a "
+                        "fragment cut anywhere (predict.py --fragments), the reading of the dev sets' lines")
     p.add_argument("--predict_args", default="", help="extra predict.py flags, e.g. '--additional_confidence 0.1'")
     p.add_argument("--keep_outputs", default=None, help="folder to keep each set's restored text in")
     p.add_argument("--json", default=None, help="also write the results to this JSON file")
@@ -53,7 +56,8 @@ def run_set(args, name: str, prefix: str, work: str) -> dict:
         with atomic_write(path) as f:
             f.write("".join(line + "\n" for line in lines))
     command = [sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", args.model_path,
-               "--input_file", src, "--output_file", out] + args.predict_args.split()
+               "--input_file", src, "--output_file", out] + ([] if args.utterances else ["--fragments"]) \
+        + args.predict_args.split()
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
     started = time.perf_counter()
     run = subprocess.run(command, env=env, capture_output=True, text=True)
@@ -92,6 +96,7 @@ def main(argv=None) -> int:
                 raise SystemExit(f"--set {spec!r}: expected NAME=PREFIX")
             rows.append(run_set(args, name, prefix, work))
             print(" | ".join(table_row(rows[-1])), file=sys.stderr, flush=True)
+    print(f"reading: {'utterances' if args.utterances else 'fragments (lines cut anywhere)'}", file=sys.stderr)
     print("| set | " + " | ".join(COLUMNS) + " |")
     print("|" + "---|" * (len(COLUMNS) + 1))
     for row in rows:
