@@ -21,8 +21,8 @@ def test_a_date_and_a_time_stay_whole_but_marks_around_them_stay():
 
 
 def test_chinese_questions_end_with_a_question_mark():
-    for line, mark in [("你要不要一起来", "？"), ("你吃饭了吗", "？"), ("我们几点见面", "？"), ("我不知道他要什么", "。"),
-                       ("我们去北京", "。")]:
+    for line, mark in [("你要不要一起来", "？"), ("你吃饭了吗", "？"), ("你是不是学生", "？"), ("我不知道他是不是学生", "。"),
+                       ("我们没有什么问题", "。"), ("我们去北京", "。")]:
         words = list(line)
         out = apply_tags(words, chinese_questions(words, [Tag()] * (len(words) - 1) + [period]))
         assert out.endswith(mark), (line, out)
