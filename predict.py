@@ -19,6 +19,7 @@ from gector_punct.argtypes import finite_float, nonnegative_float, nonnegative_i
 from gector_punct.audio import check_audio_list, read_audio_list
 from gector_punct.config import model_folders
 from gector_punct.io import InputError, atomic_write, check_parent_folder, read_lines
+from gector_punct.pipeline import predict_chunks, word_chunks
 from gector_punct.predictor import Punctuator, shipped_model, split_sentences
 from gector_punct.runtime import mmap_large_buffers, trim_heap
 from gector_punct.streaming import StreamingPunctuator, caption_text
@@ -158,34 +159,41 @@ def read_audio(args: argparse.Namespace, punctuator: Punctuator) -> list | None:
 
 
 def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None) -> tuple[int, int]:
-    """Read, restore and write chunk by chunk (the output replaces OUTPUT_FILE only when all is written);
-    returns (lines in, lines out)."""
+    """Read, restore and write chunk by chunk of ``--chunk_words`` words, the next chunk tokenised and the
+    last one decoded while the encoder runs (``pipeline.predict_chunks``); the output replaces OUTPUT_FILE
+    only when all is written. Returns (lines in, lines out)."""
     first, last = 1, float("inf")
     if args.num_shards > 1:  # contiguous line ranges, so that shard outputs concatenate in order
         total = sum(1 for _ in read_lines(args.input_file))
         first = args.shard_id * total // args.num_shards + 1
         last = (args.shard_id + 1) * total // args.num_shards
-    lines_in = lines_out = 0
-    with atomic_write(args.output_file, create_parents=False) as out:
-        chunk, sounds, number, words = [], [], 0, 0
+    read = {"lines": 0, "last": 0}  # lines restored; the input's line count
+
+    def shard_lines():
         for number, line in read_lines(args.input_file):
-            if not first <= number <= last:
-                continue
-            chunk.append(line)
-            sounds.append(audio[number - 1] if audio and number <= len(audio) else None)
-            words += len(split_units(line))
-            if words >= args.chunk_words:
-                lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
-                lines_in += len(chunk)
-                chunk, sounds, words = [], [], 0
-                trim_heap()  # what this chunk's batches freed goes back to the OS
-        if chunk:
-            lines_out += write(out, punctuator.predict(chunk, sounds), args.split_sentences)
-            lines_in += len(chunk)
-        if audio is not None and len(audio) != number:
-            raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has {number}: "
-                             "one audio line per input line (an empty line for none)")
-    return lines_in, lines_out
+            read["last"] = number
+            if first <= number <= last:
+                read["lines"] += 1
+                yield number, line
+
+    def chunks():
+        return word_chunks(shard_lines(), args.chunk_words)
+
+    lines_out = 0
+    with atomic_write(args.output_file, create_parents=False) as out:
+        if audio is None:
+            restored_chunks = predict_chunks(punctuator, ([line for _, line in chunk] for chunk in chunks()))
+        else:
+            restored_chunks = (punctuator.predict([line for _, line in chunk],
+                                                  [audio[n - 1] if n <= len(audio) else None for n, _ in chunk])
+                               for chunk in chunks())
+        for restored in restored_chunks:
+            lines_out += write(out, restored, args.split_sentences)
+            trim_heap()  # what this chunk's batches freed goes back to the OS
+        if audio is not None and len(audio) != read["last"]:
+            raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has "
+                             f"{read['last']}: one audio line per input line (an empty line for none)")
+    return read["lines"], lines_out
 
 
 class InterruptGuard:

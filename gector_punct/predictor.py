@@ -41,9 +41,9 @@ from .audio_data import AudioLines
 from .bootstrapper import text_fractions
 from .case_forms import CaseForms
 from .config import DecodeConfig, is_ensemble, model_folders, read_ensemble
-from .encoding import TextEncoder, WindowedBatcher
+from .encoding import Window, WindowedBatcher
 from .model import Batch, Seq2Labels
-from .runtime import autocast, pick_device
+from .runtime import autocast, pick_device, threads_for
 from .decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
 from .existing import MODES, prepare, prepare_spaced, strip_word
 from .tags import MARK_CONTEXTS, Tag, ends_sentence, split_edges, written_forms
@@ -118,27 +118,13 @@ class Punctuator:
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
         if isinstance(lines, str):
             raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
-        prepared = [prepare_spaced(line, self.existing) for line in lines]
-        word_lines, spacings = [words for words, _ in prepared], [spacing for _, spacing in prepared]
-        results = list(lines)
-        todo = [i for i, words in enumerate(word_lines) if words]
+        job = LinesJob(lines, self.existing)
         for _ in range(self.iteration_count):
-            if not todo:
+            if not job.todo:
                 break
-            tags = self.predict_tags([word_lines[i] for i in todo], [audio[i] for i in todo] if audio else None,
-                                     whole=not self.fragments)
-            changed = []
-            for i, line_tags in zip(todo, tags):
-                forms = written_forms(word_lines[i], line_tags)
-                if forms != word_lines[i]:
-                    kept = [k for k, form in enumerate(forms) if form is not None]
-                    word_lines[i], spacings[i] = [forms[k] for k in kept], [spacings[i][k] for k in kept]
-                    changed.append(i)
-            todo = changed  # only lines that changed are looked at again
-        for i, words in enumerate(word_lines):
-            if words:
-                results[i] = join_units(words, spacings[i])
-        return results
+            todo_audio = [audio[i] for i in job.todo] if audio else None
+            job.apply(self.predict_tags(job.todo_words(), todo_audio, whole=not self.fragments))
+        return job.written()
 
     def restore_words(self, words: list[str]) -> list[str | None]:
         """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
@@ -168,26 +154,33 @@ class Punctuator:
         return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole, deletions=deletions,
                            given=given, opens=opens)
 
+    def encode(self, word_lines: list[list[str]]) -> list[list[Window]]:
+        """The lines' windows (``encoding.Window``), one list per model: the tokeniser's part of
+        ``probabilities``, which a pipeline (``pipeline.predict_chunks``) runs ahead of the encoder."""
+        return [encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
+                for model, encoder in zip(self.models, self.encoders)]
+
     @torch.inference_mode()
-    def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None
-                      ) -> Probabilities:
+    def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
+                      windows: list[list[Window]] | None = None) -> Probabilities:
         """The ensemble's probabilities of every word of every line, by head name (``decoding.Probabilities``):
         the mean of its models', columns in ``self.names`` order; the lines' words one after the other
-        (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``)."""
+        (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``). ``windows``: the lines'
+        ``encode``, when it was done beforehand."""
         offsets = [0]
         for words in word_lines:
             offsets.append(offsets[-1] + len(words))
-        return mean_probabilities([self._model_probabilities(model, encoder, word_lines, offsets, audio)
-                                   for model, encoder in zip(self.models, self.encoders)])
+        windows = windows or self.encode(word_lines)
+        return mean_probabilities([self._model_probabilities(model, model_windows, word_lines, offsets, audio)
+                                   for model, model_windows in zip(self.models, windows)])
 
-    def _model_probabilities(self, model: Seq2Labels, encoder: TextEncoder, word_lines: list[list[str]],
+    def _model_probabilities(self, model: Seq2Labels, windows: list[Window], word_lines: list[list[str]],
                              offsets: list[int], audio=None) -> Probabilities:
         columns = {h.name: torch.tensor([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)])
                    for h in HEADS}
         contexts = len(MARK_CONTEXTS)
         # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
         out = no_edit_probabilities(self.names, offsets[-1], contexts)
-        windows = encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
         sound = fractions = None
         if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
             specs = [parse_spec(a) if isinstance(a, str) else a for a in (audio or [None] * len(word_lines))]
@@ -198,7 +191,7 @@ class Punctuator:
             if sound is not None:
                 batch.update(sound.batch(windows, indices, fractions))
             batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
-            with autocast(self.device):
+            with autocast(self.device), threads_for(batch["input_ids"].numel(), self.device):
                 result = model(Batch.of(batch))
             rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
             for row, index in enumerate(indices):
@@ -232,6 +225,37 @@ class Punctuator:
         decided, whatever the tasks. ``given`` (per line): the tags of its first words, decided earlier."""
         return decode_lines(word_lines, probabilities, self.names, self.tasks, decode or self.decode_config,
                             self.case_forms, whole, deletions, given, opens)
+
+
+class LinesJob:
+    """Lines on their way through ``Punctuator.predict``: each line's words (``existing.prepare_spaced``)
+    and spacing, which lines still take a pass (``todo``: at first those with words), and the lines
+    written back. An empty or whitespace-only line is never tagged and comes back as it was."""
+
+    def __init__(self, lines: list[str], existing: str):
+        prepared = [prepare_spaced(line, existing) for line in lines]
+        self.lines = list(lines)
+        self.words = [words for words, _ in prepared]
+        self.spacings = [spacing for _, spacing in prepared]
+        self.todo = [i for i, words in enumerate(self.words) if words]
+
+    def todo_words(self) -> list[list[str]]:
+        return [self.words[i] for i in self.todo]
+
+    def apply(self, tags: list[list[Tag]]) -> None:
+        """The ``todo`` lines' tags applied; ``todo`` becomes the lines they changed (looked at again)."""
+        changed = []
+        for i, line_tags in zip(self.todo, tags):
+            forms = written_forms(self.words[i], line_tags)
+            if forms != self.words[i]:
+                kept = [k for k, form in enumerate(forms) if form is not None]
+                self.words[i], self.spacings[i] = [forms[k] for k in kept], [self.spacings[i][k] for k in kept]
+                changed.append(i)
+        self.todo = changed
+
+    def written(self) -> list[str]:
+        return [join_units(words, spacing) if words else line
+                for line, words, spacing in zip(self.lines, self.words, self.spacings)]
 
 
 def quantize_encoder(model: Seq2Labels) -> None:

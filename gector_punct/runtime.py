@@ -43,6 +43,28 @@ def grad_scaler(device: torch.device) -> torch.amp.GradScaler | None:
     return torch.amp.GradScaler("cuda") if amp_dtype(device) == torch.float16 else None
 
 
+# A batch of at most this many subword tokens runs on one of torch's threads. Its ops are too short to
+# share: the threads meet at a barrier after each, and when another process holds a core the waiting
+# thread's turn comes a scheduler slice later (a one-word stream update, one window, took 85-100 ms
+# instead of 9 ms next to a nice-19 process). One thread is a little slower on an idle machine and never
+# waits. Large batches keep every thread.
+SMALL_BATCH_TOKENS = 512
+
+
+@contextlib.contextmanager
+def threads_for(tokens: int, device: torch.device):
+    """Within: torch's intra-op threads for a CPU batch of ``tokens`` subwords (one for a small batch)."""
+    before = torch.get_num_threads()
+    if device.type != "cpu" or tokens > SMALL_BATCH_TOKENS or before == 1:
+        yield
+        return
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 def quiet_transformers() -> None:
     """transformers' per-weight loading bars and notes drown our own output."""
     from transformers.utils import logging

@@ -26,15 +26,21 @@ from gector_punct.predictor import DEFAULT_MODEL
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def timed_child(command: list[str]) -> dict:
-    """Wall seconds, user and system CPU seconds, peak RSS (MB) of one child process."""
+def timed_child(command: list[str], processes: int = 1) -> dict:
+    """Wall seconds, user and system CPU seconds (summed), peak RSS (MB, the largest) of ``command`` run as
+    ``processes`` shards side by side (``--num_shards N --shard_id i``, as N actors on one machine would)."""
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    if status != 0:
-        raise SystemExit(f"failed (status {status}): {' '.join(command)}")
-    return {"wall": time.perf_counter() - started, "user": usage.ru_utime, "sys": usage.ru_stime,
-            "rss_mb": usage.ru_maxrss / 1024}
+    shards = [[] if processes == 1 else ["--num_shards", str(processes), "--shard_id", str(i)] for i in range(processes)]
+    children = [subprocess.Popen(command + shard, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                for shard in shards]
+    out = {"user": 0.0, "sys": 0.0, "rss_mb": 0.0}
+    for child in children:
+        _, status, usage = os.wait4(child.pid, 0)
+        if status != 0:
+            raise SystemExit(f"failed (status {status}): {' '.join(command)}")
+        out = {"user": out["user"] + usage.ru_utime, "sys": out["sys"] + usage.ru_stime,
+               "rss_mb": max(out["rss_mb"], usage.ru_maxrss / 1024)}
+    return dict(out, wall=time.perf_counter() - started)
 
 
 def asr_lines(n_words: int, seed: int = 1) -> list[str]:
@@ -48,27 +54,38 @@ def asr_lines(n_words: int, seed: int = 1) -> list[str]:
     return lines
 
 
-def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int) -> float:
-    """The encoder alone over the windows predict.py makes of these lines (tokenised beforehand); for an
-    ensemble folder, the sum over its members' encoders."""
+def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int, device: str) -> float:
+    """The encoder alone over the windows predict.py makes of these lines (tokenised beforehand, on the
+    device beforehand, under predict.py's autocast); for an ensemble folder, the sum over its members'."""
     import torch
 
     from gector_punct.config import model_folders
     from gector_punct.encoding import WindowedBatcher
     from gector_punct.model import Seq2Labels
+    from gector_punct.runtime import autocast, pick_device
 
-    total = 0.0
+    total, where = 0.0, pick_device(device)
     for folder in model_folders([model_path]):
-        model = Seq2Labels.load(folder, light=True)
+        model = Seq2Labels.load(folder, light=True).to(where).eval()
         windows = model.text_encoder(128).encode_lines([line.split() for line in lines])
-        batches = [batch for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
-        with torch.inference_mode():
-            model.encoder(input_ids=batches[0]["input_ids"], attention_mask=batches[0]["attention_mask"])  # warm-up
+        batches = [{k: batch[k].to(where) for k in ("input_ids", "attention_mask")}
+                   for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
+        with torch.inference_mode(), autocast(where):
+            model.encoder(**batches[0])  # warm-up
+            synchronize(where)
             started = time.perf_counter()
             for batch in batches:
-                model.encoder(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])
+                model.encoder(**batch)
+            synchronize(where)
             total += time.perf_counter() - started
     return total
+
+
+def synchronize(device) -> None:
+    import torch
+
+    if device.type == "cuda":
+        torch.cuda.synchronize()
 
 
 def cold_start(model_path: str, runs: int) -> None:
@@ -84,10 +101,10 @@ def cold_start(model_path: str, runs: int) -> None:
     print(f"cold start, median of {runs}: import torch {a:.2f} s, predict.py on one line {b:.2f} s, ratio {b / a:.2f}")
 
 
-def throughput(model_path: str, sizes: list[int], batch_size: int) -> None:
+def throughput(model_path: str, sizes: list[int], batch_size: int, device: str | None, processes: int) -> None:
     import torch
 
-    rss = {}
+    rss, bare_limit = {}, 200_000 if device in (None, "cpu") else 2_000_000
     with tempfile.TemporaryDirectory() as tmp:
         for n_words in sizes:
             lines = asr_lines(n_words)
@@ -96,13 +113,15 @@ def throughput(model_path: str, sizes: list[int], batch_size: int) -> None:
                 f.writelines(line + "\n" for line in lines)
             run = timed_child([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", model_path,
                                "--input_file", path, "--output_file", os.path.join(tmp, "out.txt"),
-                               "--batch_size", str(batch_size)])
-            floor = bare_encoder_seconds(model_path, lines, batch_size) if n_words <= 200_000 else None
+                               "--batch_size", str(batch_size)] + (["--device", device] if device else []),
+                              processes)
+            floor = bare_encoder_seconds(model_path, lines, batch_size, device) if n_words <= bare_limit else None
             rss[n_words] = run["rss_mb"]
             ratio = f", bare encoder {floor:.1f} s, ratio {floor / run['wall']:.2f}" if floor else ""
-            print(f"{n_words:,} words in {len(lines):,} lines: predict.py {run['wall']:.1f} s "
+            print(f"{n_words:,} words in {len(lines):,} lines: predict.py {run['wall']:.1f} s, "
+                  f"{n_words / run['wall']:,.0f} words/s "
                   f"(user {run['user']:.1f} s, sys {run['sys']:.1f} s, peak RSS {run['rss_mb']:,.0f} MB){ratio}; "
-                  f"torch threads {torch.get_num_threads()}")
+                  f"torch threads {torch.get_num_threads()}{f', {processes} processes' if processes > 1 else ''}")
     if len(sizes) > 1:
         print(f"peak RSS ratio {max(sizes):,} / {min(sizes):,} words: {rss[max(sizes)] / rss[min(sizes)]:.2f}")
 
@@ -111,11 +130,15 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder or ensemble folder (default: shipped model)")
     p.add_argument("--words", type=int, nargs="+", default=[10_000, 100_000], help="file sizes in words (default 10000 100000)")
-    p.add_argument("--runs", type=int, default=3, help="cold-start runs to take the median of (default 3)")
+    p.add_argument("--runs", type=int, default=3, help="cold-start runs to take the median of (default 3; 0: none)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
+    p.add_argument("--device", default=None, help="predict.py's --device, the bare encoder's too (default: predict.py's)")
+    p.add_argument("--processes", type=int, default=1,
+                   help="predict.py processes side by side, each a shard of the file (default 1)")
     args = p.parse_args(argv)
-    cold_start(args.model_path, args.runs)
-    throughput(args.model_path, sorted(args.words), args.batch_size)
+    if args.runs:
+        cold_start(args.model_path, args.runs)
+    throughput(args.model_path, sorted(args.words), args.batch_size, args.device, args.processes)
     return 0
 
 

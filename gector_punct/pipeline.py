@@ -1,0 +1,124 @@
+"""Chunks of lines restored with the encoder never waiting for the tokeniser or the decoder.
+
+``predict_chunks(punctuator, chunks)`` yields ``punctuator.predict(chunk)`` for each chunk, in order, the
+same lines exactly, but in three stages that overlap, each in a thread of its own: while the encoder runs
+chunk i (its matrix work on all of torch's threads), one thread reads and tokenises chunk i+1 and another
+decodes chunk i-1 (and the caller writes it). The tokenizers library and torch's kernels release the GIL; the Python
+parts of reading and decoding take turns with the little Python that the encoder's loop needs.
+
+Queues of one chunk between the stages bound what is in flight to about four chunks. An exception in any
+stage (a bad input line while reading, say) is raised in the caller at the point where that chunk's result
+would have come, after every earlier chunk's. ``iteration_count`` > 1 and audio take the plain path (one
+chunk after the other): a second pass depends on the first one's decoding.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterable, Iterator
+
+from .predictor import LinesJob, Punctuator
+from .units import split_units
+
+_DONE = object()
+
+
+class _Failed:
+    """An exception raised in a stage, carried to the caller in place of that stage's result."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
+def _put(out: queue.Queue, item, stop: threading.Event) -> bool:
+    """``item`` into ``out`` once there is room; False if the caller stopped listening first."""
+    while not stop.is_set():
+        try:
+            out.put(item, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _run_stage(source: Iterator, work, out: queue.Queue, stop: threading.Event) -> None:
+    """``work(item)`` for each item of ``source`` into ``out``, then ``_DONE``; a failure (``source``'s or
+    ``work``'s) goes into ``out`` in its place and ends the stage."""
+    try:
+        for item in source:
+            result = item if isinstance(item, _Failed) else work(item)
+            if not _put(out, result, stop) or isinstance(result, _Failed):
+                return
+        _put(out, _DONE, stop)
+    except BaseException as error:  # raised in the caller, in order
+        _put(out, _Failed(error), stop)
+
+
+def _results(q: queue.Queue, stop: threading.Event) -> Iterator:
+    """A stage's results, up to its end or its failure (passed on as the last item), or until the caller
+    stops listening."""
+    while not stop.is_set():
+        try:
+            item = q.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if item is _DONE:
+            return
+        yield item
+        if isinstance(item, _Failed):
+            return
+
+
+def _stage(source: Iterator, work, stop: threading.Event) -> Iterator:
+    """``work`` over ``source`` in a thread of its own, one result ahead of whoever reads it."""
+    out: queue.Queue = queue.Queue(maxsize=1)
+    threading.Thread(target=_run_stage, args=(source, work, out, stop), daemon=True).start()
+    return _results(out, stop)
+
+
+def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]]) -> Iterator[list[str]]:
+    """Each chunk's restored lines, in order: ``punctuator.predict(chunk)``, overlapped (module docstring)."""
+    if punctuator.iteration_count != 1:
+        yield from map(punctuator.predict, chunks)
+        return
+    whole = not punctuator.fragments
+
+    def read(lines: list[str]):
+        job = LinesJob(lines, punctuator.existing)
+        words = job.todo_words()
+        return job, words, punctuator.encode(words) if words else None
+
+    def encode(item):
+        job, words, windows = item
+        return job, words, punctuator.probabilities(words, windows=windows) if words else None
+
+    def finish(item) -> list[str]:
+        job, words, probabilities = item
+        if words:
+            job.apply(punctuator.decode(words, probabilities, whole=whole))
+        return job.written()
+
+    stop = threading.Event()
+    try:
+        for item in _stage(_stage(_stage(iter(chunks), read, stop), encode, stop), finish, stop):
+            if isinstance(item, _Failed):
+                raise item.error
+            yield item
+    finally:
+        stop.set()
+
+
+def word_chunks(numbered: Iterable[tuple[int, str]], chunk_words: int) -> Iterator[list[tuple[int, str]]]:
+    """(line number, line) pairs -> runs of consecutive pairs, each closed at the line that brings its
+    words (``units.split_units``) to ``chunk_words`` or more; the last run may hold fewer. What a chunk
+    holds decides how its lines are batched, so every path that must write what ``predict.py`` writes
+    cuts its input here."""
+    chunk, words = [], 0
+    for pair in numbered:
+        chunk.append(pair)
+        words += len(split_units(pair[1]))
+        if words >= chunk_words:
+            yield chunk
+            chunk, words = [], 0
+    if chunk:
+        yield chunk

@@ -1,0 +1,59 @@
+"""The overlapped pipeline (tokenise ahead, decode behind the encoder) writes what ``predict`` writes,
+chunk for chunk, and fails where the plain loop would."""
+import threading
+import time
+
+import pytest
+
+from gector_punct.pipeline import predict_chunks, word_chunks
+
+LINES = ["so i went to new york last tuesday did you", "", "   ", "hello how are you, i am fine thanks",
+         "we met in the u.k. last year", "call me at five five five one two three four",
+         "I went home. then i called my mother she was not there", "ok", "我用iphone手机看youtube视频"]
+
+
+def chunks_of(lines, size):
+    return [lines[i:i + size] for i in range(0, len(lines), size)]
+
+
+@pytest.mark.parametrize("fragments", [False, True])
+def test_chunks_come_out_as_predict_writes_them(random_editor, fragments):
+    random_editor.fragments = fragments
+    try:
+        chunks = chunks_of(LINES * 3, 4) + [["", ""]]  # a chunk with no words at all too
+        expected = [random_editor.predict(chunk) for chunk in chunks]
+        assert list(predict_chunks(random_editor, iter(chunks))) == expected
+        assert any(e != c for e, c in zip(expected, chunks))  # the editor does edit: the test can see a mix-up
+    finally:
+        random_editor.fragments = False
+
+
+def test_a_failure_while_reading_comes_after_the_chunks_before_it(random_editor):
+    def chunks():
+        yield LINES[:3]
+        yield LINES[3:6]
+        raise ValueError("input.txt, line 7: not UTF-8")
+
+    got = []
+    with pytest.raises(ValueError, match="line 7"):
+        for restored in predict_chunks(random_editor, chunks()):
+            got.append(restored)
+    assert got == [random_editor.predict(LINES[:3]), random_editor.predict(LINES[3:6])]
+
+
+def test_a_caller_that_stops_early_leaves_no_thread_working(random_editor):
+    before = threading.active_count()
+    results = predict_chunks(random_editor, iter(chunks_of(LINES * 20, 3)))
+    next(results)
+    results.close()
+    deadline = time.monotonic() + 5
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert threading.active_count() == before
+
+
+def test_chunks_close_at_the_word_budget():
+    numbered = list(enumerate(["a b c", "", "d e", "f", "g h i j", "k"], 1))
+    chunks = list(word_chunks(numbered, 4))
+    assert [[n for n, _ in c] for c in chunks] == [[1, 2, 3], [4, 5], [6]]
+    assert [pair for c in chunks for pair in c] == numbered
