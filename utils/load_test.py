@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """Load a running serve.py (or one it starts) with N concurrent clients for S seconds, mixing /v1/restore
-requests and /v1/stream utterances; prints p50/p95 latency, requests/s, outcomes by status and, for a server
+requests and /v1/stream utterances; prints requests/s and, per outcome (a status, or a transport error), the count and p50/p95 latency and, for a server
 it started, the server's resident memory (VmRSS) after the given request counts.
 
     python utils/load_test.py --start_server --clients 16 --seconds 60
@@ -58,14 +58,11 @@ class Tally:
 
     def __init__(self, pid: int | None, rss_at: list[int]):
         self.pid, self.rss_at, self.rss = pid, sorted(rss_at), {}
-        self.latencies: list[float] = []
-        self.outcomes: dict[str, int] = {}
+        self.latencies: dict[str, list[float]] = {}  # per outcome
         self.count = 0
 
     def add(self, outcome: str, seconds: float) -> None:
-        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
-        if outcome == "200":
-            self.latencies.append(seconds)
+        self.latencies.setdefault(outcome, []).append(seconds)
         self.count += 1
         if self.pid and self.count in self.rss_at:
             self.rss[self.count] = vm_rss_mb(self.pid)
@@ -132,15 +129,14 @@ def start_server(flags: str) -> tuple[subprocess.Popen, str]:
 
 
 def report(tally: Tally, seconds: float, args) -> None:
-    latencies = sorted(tally.latencies)
-    def pct(q):
-        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else float("nan")
-    errors = sum(n for outcome, n in tally.outcomes.items() if outcome != "200")
+    ok = len(tally.latencies.get("200", []))
     print(f"clients {args.clients}, {seconds:.0f} s, stream share {args.stream_share}, {args.lines} lines/request")
-    print(f"requests {tally.count} ({tally.count / seconds:.1f}/s), ok {len(latencies)} ({len(latencies) / seconds:.1f}/s)"
-          f", not ok {errors}")
-    print(f"latency of ok requests: p50 {pct(0.5):.0f} ms, p95 {pct(0.95):.0f} ms")
-    print("outcomes: " + ", ".join(f"{k}: {v}" for k, v in sorted(tally.outcomes.items())))
+    print(f"requests {tally.count} ({tally.count / seconds:.1f}/s), ok {ok} ({ok / seconds:.1f}/s), "
+          f"not ok {tally.count - ok}")
+    for outcome, latencies in sorted(tally.latencies.items()):
+        latencies.sort()
+        p50, p95 = (latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 for q in (0.5, 0.95))
+        print(f"  {outcome}: {len(latencies)} requests, latency p50 {p50:.0f} ms, p95 {p95:.0f} ms")
     for count, mb in sorted(tally.rss.items()):
         print(f"server VmRSS after {count} requests: {mb:.0f} MB")
 
