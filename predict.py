@@ -19,13 +19,12 @@ from gector_punct.argtypes import finite_float, nonnegative_float, nonnegative_i
 from gector_punct.audio import check_audio_list, read_audio_list
 from gector_punct.config import model_folders
 from gector_punct.io import InputError, atomic_write, check_parent_folder, read_lines
-from gector_punct.pipeline import predict_chunks, word_chunks
-from gector_punct.predictor import Punctuator, shipped_model, split_sentences
+from gector_punct.pipeline import predict_chunks
+from gector_punct.predictor import DEFAULT_CHUNK_WORDS, Punctuator, shipped_model, split_sentences, word_chunks
 from gector_punct.runtime import mmap_large_buffers, trim_heap
 from gector_punct.streaming import StreamingPunctuator, caption_text
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
 from gector_punct.tasks import DEFAULT_TASKS
-from gector_punct.units import split_units
 
 
 def add_decoding_flags(p: argparse.ArgumentParser) -> None:
@@ -70,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max_len", type=positive_int, default=None, help="subwords per window (default: the model's)")
     p.add_argument("--special_tokens_fix", type=int, choices=(0, 1), default=None,
                    help="GECToR's flag: a model folder records its own setting; given, it must match every model's")
-    p.add_argument("--chunk_words", type=positive_int, default=20000,
-                   help="words read, predicted and written at a time; bounds memory on any file size (default 20000)")
+    p.add_argument("--chunk_words", type=positive_int, default=DEFAULT_CHUNK_WORDS,
+                   help="words read, predicted and written at a time; bounds memory on any file size (default "
+                        f"{DEFAULT_CHUNK_WORDS})")
     p.add_argument("--low_memory", action="store_true",
                    help="keep peak memory flat on very large inputs (large buffers mmapped), at some cost in "
                         "system time (README: Speed and scale)")
@@ -167,33 +167,33 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
         total = sum(1 for _ in read_lines(args.input_file))
         first = args.shard_id * total // args.num_shards + 1
         last = (args.shard_id + 1) * total // args.num_shards
-    read = {"lines": 0, "last": 0}  # lines restored; the input's line count
+    lines_in = lines_out = read = 0
 
-    def shard_lines():
-        for number, line in read_lines(args.input_file):
-            read["last"] = number
-            if first <= number <= last:
-                read["lines"] += 1
-                yield number, line
+    def selected() -> Iterator[tuple[str, object]]:  # this shard's lines, each with its audio
+        nonlocal read
+        for read, line in read_lines(args.input_file):
+            if first <= read <= last:
+                yield line, (audio[read - 1] if audio and read <= len(audio) else None)
 
-    def chunks():
-        return word_chunks(shard_lines(), args.chunk_words)
+    def chunks() -> Iterator[list[tuple[str, object]]]:
+        nonlocal lines_in
+        for chunk in word_chunks(selected(), args.chunk_words, text=lambda item: item[0]):
+            lines_in += len(chunk)
+            yield chunk
 
-    lines_out = 0
     with atomic_write(args.output_file, create_parents=False) as out:
-        if audio is None:
-            restored_chunks = predict_chunks(punctuator, ([line for _, line in chunk] for chunk in chunks()))
+        if audio is None:  # the pipeline's threads: tokenising ahead, decoding behind
+            restored_chunks = predict_chunks(punctuator, ([line for line, _ in chunk] for chunk in chunks()))
         else:
-            restored_chunks = (punctuator.predict([line for _, line in chunk],
-                                                  [audio[n - 1] if n <= len(audio) else None for n, _ in chunk])
+            restored_chunks = (punctuator.predict([line for line, _ in chunk], [sound for _, sound in chunk])
                                for chunk in chunks())
         for restored in restored_chunks:
             lines_out += write(out, restored, args.split_sentences)
             trim_heap()  # what this chunk's batches freed goes back to the OS
-        if audio is not None and len(audio) != read["last"]:
-            raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has "
-                             f"{read['last']}: one audio line per input line (an empty line for none)")
-    return read["lines"], lines_out
+        if audio is not None and len(audio) != read:
+            raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has {read}: "
+                             "one audio line per input line (an empty line for none)")
+    return lines_in, lines_out
 
 
 class InterruptGuard:

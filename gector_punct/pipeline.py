@@ -18,7 +18,6 @@ import threading
 from collections.abc import Iterable, Iterator
 
 from .predictor import LinesJob, Punctuator
-from .units import split_units
 
 _DONE = object()
 
@@ -69,10 +68,13 @@ def _results(q: queue.Queue, stop: threading.Event) -> Iterator:
             return
 
 
-def _stage(source: Iterator, work, stop: threading.Event) -> Iterator:
-    """``work`` over ``source`` in a thread of its own, one result ahead of whoever reads it."""
+def _stage(source: Iterator, work, stop: threading.Event, threads: list[threading.Thread]) -> Iterator:
+    """``work`` over ``source`` in a thread of its own (added to ``threads``), one result ahead of whoever
+    reads it."""
     out: queue.Queue = queue.Queue(maxsize=1)
-    threading.Thread(target=_run_stage, args=(source, work, out, stop), daemon=True).start()
+    thread = threading.Thread(target=_run_stage, args=(source, work, out, stop), daemon=True)
+    thread.start()
+    threads.append(thread)
     return _results(out, stop)
 
 
@@ -98,27 +100,16 @@ def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]]) -> Itera
             job.apply(punctuator.decode(words, probabilities, whole=whole))
         return job.written()
 
-    stop = threading.Event()
+    stop, threads, completed = threading.Event(), [], False
     try:
-        for item in _stage(_stage(_stage(iter(chunks), read, stop), encode, stop), finish, stop):
+        for item in _stage(_stage(_stage(iter(chunks), read, stop, threads), encode, stop, threads), finish, stop,
+                           threads):
             if isinstance(item, _Failed):
                 raise item.error
             yield item
-    finally:
-        stop.set()
+        completed = True
+    finally:  # the stages end before the caller goes on (a thread left inside torch aborts the process at its
+        stop.set()  # exit); after a failure or Ctrl-C, one blocked reading a terminal is not waited for long
+        for thread in threads:
+            thread.join(None if completed else 10)
 
-
-def word_chunks(numbered: Iterable[tuple[int, str]], chunk_words: int) -> Iterator[list[tuple[int, str]]]:
-    """(line number, line) pairs -> runs of consecutive pairs, each closed at the line that brings its
-    words (``units.split_units``) to ``chunk_words`` or more; the last run may hold fewer. What a chunk
-    holds decides how its lines are batched, so every path that must write what ``predict.py`` writes
-    cuts its input here."""
-    chunk, words = [], 0
-    for pair in numbered:
-        chunk.append(pair)
-        words += len(split_units(pair[1]))
-        if words >= chunk_words:
-            yield chunk
-            chunk, words = [], 0
-    if chunk:
-        yield chunk

@@ -31,8 +31,11 @@ what it gains in speed and costs in F1 (README).
 """
 from __future__ import annotations
 
+import copy
 import os
 import warnings
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 import torch
 
@@ -51,6 +54,8 @@ from .units import join_units, split_units, unit_spacing
 from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from .vocabulary import CASE_HEAD, HEADS
 
+T = TypeVar("T")
+DEFAULT_CHUNK_WORDS = 20000  # predict.py's --chunk_words
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 DEFAULT_MODEL = os.path.join(MODELS, "default_en")
 SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
@@ -79,16 +84,11 @@ class Punctuator:
                  device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
                  skip_bad_audio: bool = False, existing: str = "keep", case_forms: CaseForms | None = None,
                  fragments: bool = False):
-        if existing not in MODES:
-            raise ValueError(f"unknown existing-text mode {existing!r} (one of {', '.join(MODES)})")
-        self.models, self.existing, self.case_forms, self.fragments = models, existing, case_forms, fragments
+        self.models, self.case_forms = models, case_forms
+        self._set_reading(tasks, existing, fragments)
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         self.iteration_count, self.batch_size = iteration_count, batch_size
-        self.tasks = parse_tasks(tasks) if isinstance(tasks, str) else frozenset(tasks)  # "disf,punc" or a set
-        if "disf" in self.tasks and not any("disf" in m.tasks for m in models):
-            raise ValueError("the disf task needs a model that deletes words ($DELETE); this one was trained "
-                             "without disfluency data (models/switch_en has it)")
         self.device = pick_device(device)
         if quantize and self.device.type != "cpu":
             raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")
@@ -100,6 +100,24 @@ class Punctuator:
             self.encoders.append(model.text_encoder(max_len))
         # The ensemble's label spaces, per head: the union of the models' labels, by name.
         self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
+
+    def _set_reading(self, tasks: frozenset[str] | str, existing: str, fragments: bool) -> None:
+        """How lines are read (``tasks``, ``existing``, ``fragments``), each value checked (ValueError)."""
+        if existing not in MODES:
+            raise ValueError(f"unknown existing-text mode {existing!r} (one of {', '.join(MODES)})")
+        tasks = parse_tasks(tasks) if isinstance(tasks, str) else frozenset(tasks)  # "disf,punc" or a set
+        if "disf" in tasks and not any("disf" in m.tasks for m in self.models):
+            raise ValueError("the disf task needs a model that deletes words ($DELETE); this one was trained "
+                             "without disfluency data (models/switch_en has it)")
+        self.tasks, self.existing, self.fragments = tasks, existing, fragments
+
+    def reading(self, tasks: frozenset[str] | str, existing: str, fragments: bool) -> Punctuator:
+        """This predictor reading lines with other ``tasks``, ``existing`` and ``fragments`` (checked as the
+        constructor checks them): a shallow copy sharing the models, encoders and every other setting, so it
+        restores exactly as a predictor loaded with those settings would."""
+        view = copy.copy(self)
+        view._set_reading(tasks, existing, fragments)
+        return view
 
     @classmethod
     def load(cls, paths: str | list[str] = DEFAULT_MODEL, vocab_path: str | None = None, **options) -> Punctuator:
@@ -296,3 +314,20 @@ def split_sentences(line: str) -> list[str]:
     if current:
         sentences.append(join_units(current, spacing))
     return sentences
+
+
+def word_chunks(items: Iterable[T], chunk_words: int = DEFAULT_CHUNK_WORDS,
+                text: Callable[[T], str] = lambda item: item) -> Iterator[list[T]]:
+    """Consecutive items (lines, or records whose ``text`` is a line), in order, grouped until a group's words
+    (``units.split_units``) reach ``chunk_words``; the last group may have fewer. These are the groups
+    ``predict.py`` gives ``Punctuator.predict`` one at a time: a line is batched with the other lines of its
+    group, which may move its probabilities in the last floating-point digits."""
+    chunk, words = [], 0
+    for item in items:
+        chunk.append(item)
+        words += len(split_units(text(item)))
+        if words >= chunk_words:
+            yield chunk
+            chunk, words = [], 0
+    if chunk:
+        yield chunk

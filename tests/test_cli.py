@@ -8,7 +8,8 @@ import pytest
 
 from conftest import ROOT, TINY_ENCODER
 
-SCRIPTS = ["train.py", "predict.py", "utils/preprocess_data.py", "utils/make_source.py", "utils/evaluate.py",
+SCRIPTS = ["train.py", "predict.py", "serve.py", "utils/load_test.py", "utils/preprocess_data.py",
+           "utils/make_source.py", "utils/evaluate.py",
            "utils/tsv_to_text.py", "utils/prepare_default_data.py", "utils/ngram_overlap.py"]
 
 

@@ -53,3 +53,16 @@ def test_the_data_package_is_packaged_and_not_inside_the_runtime_package():
     with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
         packages = next(line for line in f if line.startswith("packages ="))
     assert f'"{DATA_PACKAGE}"' in packages and f'"{DATA_PACKAGE}.corpora"' in packages
+
+
+SERVICE = os.path.join(RUNTIME, "service")
+WEB_LIBRARIES = {"starlette", "fastapi", "uvicorn", "httpx", "websockets"}
+
+
+def test_only_the_service_subpackage_imports_web_libraries():
+    sources = runtime_sources()
+    assert any(path.startswith(SERVICE + os.sep) for path in sources)
+    offenders = {os.path.relpath(path, ROOT): sorted(name for name in imported_modules(path)
+                                                     if name.split(".")[0] in WEB_LIBRARIES)
+                 for path in sources if not path.startswith(SERVICE + os.sep)}
+    assert not {path: names for path, names in offenders.items() if names}

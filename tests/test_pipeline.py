@@ -5,7 +5,8 @@ import time
 
 import pytest
 
-from gector_punct.pipeline import predict_chunks, word_chunks
+from gector_punct.pipeline import predict_chunks
+from gector_punct.predictor import word_chunks
 
 LINES = ["so i went to new york last tuesday did you", "", "   ", "hello how are you, i am fine thanks",
          "we met in the u.k. last year", "call me at five five five one two three four",
@@ -26,6 +27,15 @@ def test_chunks_come_out_as_predict_writes_them(random_editor, fragments):
         assert any(e != c for e, c in zip(expected, chunks))  # the editor does edit: the test can see a mix-up
     finally:
         random_editor.fragments = False
+
+
+def test_every_stage_has_ended_when_the_last_chunk_comes_out(random_editor):
+    """A stage thread still alive when predict.py returns can be inside torch at the interpreter's exit,
+    which then aborts ("terminate called without an active exception", exit status -6)."""
+    before = threading.active_count()
+    for _ in range(5):
+        list(predict_chunks(random_editor, iter(chunks_of(LINES, 4))))
+        assert threading.active_count() == before
 
 
 def test_a_failure_while_reading_comes_after_the_chunks_before_it(random_editor):
@@ -52,8 +62,9 @@ def test_a_caller_that_stops_early_leaves_no_thread_working(random_editor):
     assert threading.active_count() == before
 
 
+
 def test_chunks_close_at_the_word_budget():
     numbered = list(enumerate(["a b c", "", "d e", "f", "g h i j", "k"], 1))
-    chunks = list(word_chunks(numbered, 4))
+    chunks = list(word_chunks(numbered, 4, text=lambda pair: pair[1]))
     assert [[n for n, _ in c] for c in chunks] == [[1, 2, 3], [4, 5], [6]]
     assert [pair for c in chunks for pair in c] == numbered

@@ -1,0 +1,134 @@
+"""What clients may send, checked: each ``read_*`` turns a request's parts into typed options or raises
+``ClientError(status, message)`` with the 4xx status and a one-line reason (the service answers
+``{"error": message}``).
+
+``/v1/restore`` body: a JSON object ``{"lines": [str, ...], "tasks": "punc", "existing": "keep",
+"fragments": false}``; only ``lines`` is required, the rest are ``predict.py``'s flags of the same names,
+with the same defaults. A line holds no line break (``predict.py`` would read two lines). Too many lines:
+413. ``/v1/stream`` query: ``lookahead`` (default 8, as ``predict.py --lookahead``), ``tasks``,
+``existing``, ``fragments`` (``true``/``false``). A stream message: ``{"words": "new words"}``,
+``{"end": true}`` or, first and only without an Authorization header, ``{"token": "..."}``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..existing import MODES
+from ..tasks import DEFAULT_TASKS, format_tasks, parse_tasks
+
+DEFAULT_LOOKAHEAD = 8  # predict.py's --lookahead
+
+
+class ClientError(Exception):
+    """A request the service refuses: ``status`` (4xx) and a one-line ``message``."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How lines are read: ``Punctuator.reading``'s arguments."""
+    tasks: frozenset[str] = DEFAULT_TASKS
+    existing: str = "keep"
+    fragments: bool = False
+
+
+@dataclass(frozen=True)
+class RestoreRequest:
+    lines: list[str]
+    reading: Reading
+
+
+@dataclass(frozen=True)
+class StreamRequest:
+    lookahead: int
+    reading: Reading
+
+
+def read_json(raw: bytes) -> object:
+    """A body or message as JSON: 400 when it is not UTF-8 or not JSON."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ClientError(400, f"the body is not valid UTF-8 ({err.reason} at byte {err.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ClientError(400, f"not JSON: {err.msg} at character {err.pos}") from None
+
+
+def check_text(text: object, what: str) -> str:
+    """``text`` if it is a string that UTF-8 can carry (JSON's \\ud800 escapes make lone surrogates), else 422."""
+    if not isinstance(text, str):
+        raise ClientError(422, f"{what} must be a string, not {type(text).__name__}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ClientError(422, f"{what} holds a lone surrogate, which is no text") from None
+    return text
+
+
+def read_reading(fields: dict[str, object]) -> Reading:
+    """``tasks`` / ``existing`` / ``fragments`` of a body (JSON values) or a query (strings): 422 when bad."""
+    tasks = check_text(fields.get("tasks", format_tasks(DEFAULT_TASKS)), "tasks")
+    existing = check_text(fields.get("existing", "keep"), "existing")
+    fragments = fields.get("fragments", False)
+    if fragments in ("true", "false"):
+        fragments = fragments == "true"
+    try:
+        task_set = parse_tasks(tasks)
+    except ValueError as err:
+        raise ClientError(422, str(err)) from None
+    if existing not in MODES:
+        raise ClientError(422, f"unknown existing mode {existing!r} (one of {', '.join(MODES)})")
+    if not isinstance(fragments, bool):
+        raise ClientError(422, f"fragments must be true or false, not {fragments!r}")
+    return Reading(task_set, existing, fragments)
+
+
+def read_restore(raw: bytes, max_lines: int) -> RestoreRequest:
+    body = read_json(raw)
+    if not isinstance(body, dict):
+        raise ClientError(422, f"the body must be a JSON object, not {type(body).__name__}")
+    unknown = sorted(set(body) - {"lines", "tasks", "existing", "fragments"})
+    if unknown:
+        raise ClientError(422, f"unknown field {unknown[0]!r} (fields: lines, tasks, existing, fragments)")
+    if "lines" not in body:
+        raise ClientError(422, "the body needs 'lines': a list of strings")
+    lines = body["lines"]
+    if not isinstance(lines, list):
+        raise ClientError(422, f"'lines' must be a list of strings, not {type(lines).__name__}")
+    if len(lines) > max_lines:
+        raise ClientError(413, f"{len(lines)} lines: at most {max_lines} in one request")
+    for i, line in enumerate(lines):
+        if "\n" in check_text(line, f"lines[{i}]") or "\r" in line:
+            raise ClientError(422, f"lines[{i}] holds a line break: give each line as its own string")
+    return RestoreRequest(lines, read_reading(body))
+
+
+def read_stream_query(query: dict[str, str], max_lookahead: int) -> StreamRequest:
+    unknown = sorted(set(query) - {"lookahead", "tasks", "existing", "fragments"})
+    if unknown:
+        raise ClientError(422, f"unknown parameter {unknown[0]!r} (lookahead, tasks, existing, fragments)")
+    text = query.get("lookahead", str(DEFAULT_LOOKAHEAD))
+    if not text.isascii() or not text.isdigit() or int(text) > max_lookahead:
+        raise ClientError(422, f"lookahead must be a whole number from 0 to {max_lookahead}, not {text!r}")
+    return StreamRequest(int(text), read_reading(query))
+
+
+def read_stream_message(text: str) -> tuple[str, object]:
+    """One text frame: ("words", [word, ...]), ("end", None) or ("token", str); 400/422 when it is none."""
+    message = read_json(text.encode("utf-8", "surrogatepass"))
+    if not isinstance(message, dict) or len(message) != 1:
+        raise ClientError(422, 'a message is one of {"words": "..."}, {"end": true}, {"token": "..."}')
+    (key, value), = message.items()
+    if key == "words":
+        return "words", check_text(value, "words").split()
+    if key == "end" and value is True:
+        return "end", None
+    if key == "token":
+        return "token", check_text(value, "token")
+    raise ClientError(422, 'a message is one of {"words": "..."}, {"end": true}, {"token": "..."}')

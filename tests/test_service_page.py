@@ -1,0 +1,83 @@
+"""The page of serve.py in a real browser (headless Debian chromium through selenium): the token typed once,
+text pasted and restored as the API restores it, words typed live and shown final as the stream sends
+them. SCREENSHOT_TO=docs/images/service.png saves the page's screenshot there as well (for the docs)."""
+import json
+import os
+import shutil
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from serving import Server
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
+                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)")
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+TOKEN = "page-token"
+PASTED = "so i went to new york last tuesday did you go there too\nyes it was great we ate pizza in brooklyn"
+TYPED = "i think we should meet on monday what do you think"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("page") / "log", "--token", TOKEN)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=900,820"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def test_page_restores_pasted_text_and_streams_typed_words(server, browser, tmp_path):
+    wait = WebDriverWait(browser, 60)
+    browser.get(server.url + "/")
+    wait.until(lambda b: b.find_element(By.ID, "model").text == "default_en")
+    browser.find_element(By.ID, "token").send_keys(TOKEN)
+    browser.find_element(By.ID, "input").send_keys(PASTED)
+    browser.find_element(By.ID, "restore").click()
+    wait.until(lambda b: b.find_element(By.ID, "output").text)
+    expected = httpx.post(server.url + "/v1/restore", json={"lines": PASTED.split("\n")},
+                          headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60).json()["lines"]
+    assert browser.find_element(By.ID, "output").text.split("\n") == expected
+
+    browser.find_element(By.ID, "start").click()
+    wait.until(lambda b: b.find_element(By.ID, "state").text == "open")
+    browser.find_element(By.ID, "live").send_keys(TYPED + " ")  # typed key by key: each word sent after its space
+    wait.until(lambda b: b.find_element(By.CSS_SELECTOR, "#captions div").text)  # final words before the end
+    browser.find_element(By.ID, "live").send_keys(Keys.ENTER)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#captions div[data-end]"))
+    shown = browser.find_element(By.CSS_SELECTOR, "#captions div[data-end]").text
+    assert shown == streamed(server, TYPED.split())
+    assert not browser.find_element(By.ID, "error").text
+
+    browser.save_screenshot(str(tmp_path / "service.png"))
+    if os.environ.get("SCREENSHOT_TO"):
+        shutil.copyfile(tmp_path / "service.png", os.environ["SCREENSHOT_TO"])
+
+
+def streamed(server, words: list[str]) -> str:
+    """The utterance the stream API gives for ``words`` sent one at a time, as the page sends typed words."""
+    text = ""
+    with connect(server.ws_url + "/v1/stream?lookahead=8", additional_headers={"Authorization": f"Bearer {TOKEN}"}) as ws:
+        for word in words:
+            ws.send(json.dumps({"words": word}))
+        ws.send(json.dumps({"end": True}))
+        while True:
+            message = json.loads(ws.recv(timeout=60))
+            text += message["final"]
+            if message.get("end"):
+                return text

@@ -1,0 +1,162 @@
+#!/usr/bin/env python
+"""Load a running serve.py (or one it starts) with N concurrent clients for S seconds, mixing /v1/restore
+requests and /v1/stream utterances; prints requests/s and, per outcome (a status, or a transport error), the count and p50/p95 latency and, for a server
+it started, the server's resident memory (VmRSS) after the given request counts.
+
+    python utils/load_test.py --start_server --clients 16 --seconds 60
+    python utils/load_test.py --url http://127.0.0.1:8000 --token "$TOKEN" --clients 64 --seconds 30
+
+A restore request carries --lines lines; a stream utterance sends its words in chunks of 4, then an end, and
+counts as one request (its latency: from the first chunk to the end's reply). A 503 is counted, not
+retried; the client goes on with its next request at once.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import websockets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SENTENCES = ["so i went to new york last tuesday did you go there too", "yes it was great we ate pizza in brooklyn",
+             "the meeting ran over by an hour so i missed my train", "can you send me the slides before friday",
+             "my neighbor frank has a vegetable garden that could feed the whole street", "ok thanks bye"]
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--url", default=None, help="a running server (default: none; then --start_server is needed)")
+    p.add_argument("--start_server", action="store_true",
+                   help="start serve.py on a free port for the run (its memory is then reported); stopped after")
+    p.add_argument("--server_flags", default="", help="extra serve.py flags with --start_server (default: none)")
+    p.add_argument("--token", default=None, help="bearer token of the server (default: none)")
+    p.add_argument("--clients", type=int, default=16, help="concurrent clients (default 16)")
+    p.add_argument("--seconds", type=float, default=30.0, help="how long to run (default 30)")
+    p.add_argument("--stream_share", type=float, default=0.3, help="share of requests that are stream utterances "
+                                                                   "(default 0.3)")
+    p.add_argument("--lines", type=int, default=2, help="lines per restore request (default 2)")
+    p.add_argument("--lookahead", type=int, default=8, help="look-ahead of the streams (default 8)")
+    p.add_argument("--rss_at", default="1000,10000",
+                   help="request counts after which the started server's VmRSS is read (default 1000,10000)")
+    p.add_argument("--seed", type=int, default=0, help="random seed of the request mix (default 0)")
+    args = p.parse_args(argv)
+    if (args.url is None) == (not args.start_server):
+        p.error("give --url or --start_server (one of them)")
+    return args
+
+
+class Tally:
+    """Outcomes and latencies of successful requests; reads the server's VmRSS at the --rss_at counts."""
+
+    def __init__(self, pid: int | None, rss_at: list[int]):
+        self.pid, self.rss_at, self.rss = pid, sorted(rss_at), {}
+        self.latencies: dict[str, list[float]] = {}  # per outcome
+        self.count = 0
+
+    def add(self, outcome: str, seconds: float) -> None:
+        self.latencies.setdefault(outcome, []).append(seconds)
+        self.count += 1
+        if self.pid and self.count in self.rss_at:
+            self.rss[self.count] = vm_rss_mb(self.pid)
+
+
+def vm_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        kb = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    return kb / 1024
+
+
+async def restore(client: httpx.AsyncClient, url: str, rng: random.Random, lines: int) -> str:
+    reply = await client.post(url + "/v1/restore", json={"lines": rng.choices(SENTENCES, k=lines)})
+    return str(reply.status_code)
+
+
+async def stream(url: str, headers: dict, rng: random.Random, lookahead: int) -> str:
+    words = " ".join(rng.choices(SENTENCES, k=2)).split()
+    try:
+        async with websockets.connect(f"{url}/v1/stream?lookahead={lookahead}", additional_headers=headers) as ws:
+            for i in range(0, len(words), 4):
+                await ws.send(json.dumps({"words": " ".join(words[i: i + 4])}))
+            await ws.send(json.dumps({"end": True}))
+            while not json.loads(await ws.recv()).get("end"):
+                pass
+        return "200"
+    except websockets.InvalidStatus as err:
+        return str(err.response.status_code)
+
+
+async def client_loop(url: str, args, tally: Tally, deadline: float, seed: int) -> None:
+    rng = random.Random(seed)
+    headers = {"Authorization": f"Bearer {args.token}"} if args.token else {}
+    ws_url = "ws" + url[len("http"):]
+    async with httpx.AsyncClient(headers=headers, timeout=120) as client:
+        while time.monotonic() < deadline:
+            start = time.perf_counter()
+            try:
+                if rng.random() < args.stream_share:
+                    outcome = await stream(ws_url, headers, rng, args.lookahead)
+                else:
+                    outcome = await restore(client, url, rng, args.lines)
+            except (httpx.HTTPError, OSError, websockets.WebSocketException) as err:
+                outcome = type(err).__name__
+            tally.add(outcome, time.perf_counter() - start)
+
+
+def start_server(flags: str) -> tuple[subprocess.Popen, str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=ROOT)
+    process = subprocess.Popen([sys.executable, os.path.join(ROOT, "serve.py"), "--port", str(port), *flags.split()],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            if httpx.get(url + "/health", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            time.sleep(0.2)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+def report(tally: Tally, seconds: float, args) -> None:
+    ok = len(tally.latencies.get("200", []))
+    print(f"clients {args.clients}, {seconds:.0f} s, stream share {args.stream_share}, {args.lines} lines/request")
+    print(f"requests {tally.count} ({tally.count / seconds:.1f}/s), ok {ok} ({ok / seconds:.1f}/s), "
+          f"not ok {tally.count - ok}")
+    for outcome, latencies in sorted(tally.latencies.items()):
+        latencies.sort()
+        p50, p95 = (latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 for q in (0.5, 0.95))
+        print(f"  {outcome}: {len(latencies)} requests, latency p50 {p50:.0f} ms, p95 {p95:.0f} ms")
+    for count, mb in sorted(tally.rss.items()):
+        print(f"server VmRSS after {count} requests: {mb:.0f} MB")
+
+
+async def run(args) -> None:
+    process = None
+    url = args.url
+    if args.start_server:
+        process, url = start_server(args.server_flags)
+    tally = Tally(process.pid if process else None, [int(n) for n in args.rss_at.split(",") if n])
+    start = time.monotonic()
+    try:
+        await asyncio.gather(*(client_loop(url.rstrip("/"), args, tally, start + args.seconds, args.seed + i)
+                               for i in range(args.clients)))
+    finally:
+        if process:
+            process.terminate()
+            process.wait(60)
+    report(tally, time.monotonic() - start, args)
+
+
+if __name__ == "__main__":
+    asyncio.run(run(parse_args()))
