@@ -3,8 +3,8 @@
 ``SCRIPT: error: argument --FLAG: REASON`` and exit status 2 before any work starts.
 
 Integers: ``positive_int`` (>= 1), ``nonnegative_int`` (>= 0). Floats are always finite (no nan, no inf):
-``finite_float`` (any sign), ``nonnegative_float`` (>= 0), ``probability`` (0 .. 1). ``task_set`` parses
-a ``--tasks`` value (``tasks.parse_tasks``).
+``finite_float`` (any sign), ``nonnegative_float`` (>= 0), ``positive_float`` (> 0), ``probability``
+(0 .. 1). ``task_set`` parses a ``--tasks`` value (``tasks.parse_tasks``).
 """
 from __future__ import annotations
 
@@ -58,6 +58,14 @@ def nonnegative_float(text: str) -> float:
     value = _finite(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value:g} is not allowed: it must be 0 or more")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (a rate, an amount)."""
+    value = _finite(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value:g} is not allowed: it must be above 0")
     return value
 
 
