@@ -3,9 +3,9 @@
 process started from the shell, start-up included (for Ray: starting a local Ray, its workers and each
 actor's model).
 
-predict.py restores the words as one file (its best case: one start-up); predict_ray.py restores them as
---files files of ASR-like lines (60-90 words each, benchmark_cli's), each actor on --num_cpus_per_actor
-cores (tests/test_predict_ray.py checks the outputs against predict.py's, file by file).
+predict.py restores the words as one file (its best case: one start-up); predict_ray.py restores them
+split into files (--files) of ASR-like lines (60-90 words each, benchmark_cli's), each actor on its own
+cores (--num_cpus_per_actor). tests/test_predict_ray.py checks the outputs against predict.py's.
 
     python utils/benchmark_ray.py                       # 100,000 words: predict.py, Ray with 1 and 2 actors
     python utils/benchmark_ray.py --words 1000000 --files 50 --actors 1 2 4 8

@@ -41,8 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--num_cpus", type=positive_int, default=None,
                    help="without --address: the CPUs the local Ray may use (default: all of this machine's)")
     p.add_argument("--num_actors", type=positive_int, default=None,
-                   help="model copies restoring chunks at once (default: as many as the cluster's CPUs, or with "
-                        "--num_gpus_per_actor its GPUs, allow)")
+                   help="model copies restoring chunks at once (default: as many as the cluster's CPUs hold, or "
+                        "its GPUs when actors take GPUs)")
     p.add_argument("--num_cpus_per_actor", type=positive_int, default=1,
                    help="CPU cores each actor reserves and runs torch threads on (default 1)")
     p.add_argument("--num_gpus_per_actor", type=nonnegative_float, default=0,
