@@ -9,14 +9,13 @@ on that chunk alone, and the chunks restored anywhere, in any order, concatenate
 
 ``write_lines(out, restored, sentences)`` writes restored lines, each ended by ``\\n`` (an empty one too),
 or with ``sentences`` each line's sentences (``predictor.split_sentences``) one per line; returns the lines
-written.
+written. Importing this module does not import torch.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from .predictor import split_sentences
 from .units import split_units
 
 Item = TypeVar("Item")
@@ -37,6 +36,8 @@ def word_chunks(items: Iterable[Item], chunk_words: int,
 
 
 def write_lines(out, restored: Iterable[str], sentences: bool = False) -> int:
+    if sentences:
+        from .predictor import split_sentences  # (torch: not for the readers of utils/predict_ray.py)
     count = 0
     for line in restored:
         parts = split_sentences(line) if sentences else [line]

@@ -43,24 +43,26 @@ def write_inputs(folder) -> list[str]:
     (folder / "empty.txt").write_bytes(b"")
     long_names = [f"long{i}.txt" for i in range(4)]
     for i, name in enumerate(long_names):
-        (folder / name).write_text("\n".join(asr_lines(1600, seed=i)) + "\n\n", encoding="utf-8")
+        (folder / name).write_text("\n".join(asr_lines(1200, seed=i)) + "\n\n", encoding="utf-8")
     (folder / "latin1.txt").write_bytes("ok then\ncaf\xe9 au lait\n".encode("latin-1"))
     return ["empty.txt", "mixed.txt", *long_names]
 
 
 @pytest.fixture(scope="module")
 def expected(tmp_path_factory):
-    """Each good input file and what predict.py writes for it (its ``main``, run here: a child process per
-    file would double this file's time)."""
+    """Each good input file and what predict.py writes for it: its ``restore``, run here with the model
+    loaded once (a child process per file would double this file's time)."""
     import predict
 
     inputs = tmp_path_factory.mktemp("ray") / "in"
     names = write_inputs(inputs)
     out = inputs.parent / "predict_py"
     out.mkdir()
+    args = predict.parse_args(["--input_file", "-", "--output_file", "-", "--chunk_words", CHUNK_WORDS])
+    punctuator = predict.load_punctuator(args)
     for name in names:
-        assert predict.main(["--input_file", str(inputs / name), "--output_file", str(out / name),
-                             "--chunk_words", CHUNK_WORDS]) == 0
+        args.input_file, args.output_file = str(inputs / name), str(out / name)
+        predict.restore(args, punctuator, None)
     return inputs, {name: (out / name).read_bytes() for name in names}
 
 
