@@ -15,42 +15,17 @@ import signal
 import sys
 from collections.abc import Iterator
 
-from gector_punct.argtypes import finite_float, nonnegative_float, nonnegative_int, positive_int, probability, task_set
+from gector_punct.argtypes import nonnegative_int, positive_int
 from gector_punct.audio import check_audio_list, read_audio_list
-from gector_punct.config import model_folders
+from gector_punct.chunks import word_chunks, write_lines
 from gector_punct.io import InputError, atomic_write, check_parent_folder, read_lines
+from gector_punct.predict_options import (add_decoding_flags, add_model_flags, add_text_flags, choose_model,
+                                          load_punctuator)
 from gector_punct.pipeline import predict_chunks
-from gector_punct.predictor import DEFAULT_CHUNK_WORDS, Punctuator, shipped_model, split_sentences, word_chunks
+from gector_punct.predictor import Punctuator
 from gector_punct.runtime import mmap_large_buffers, trim_heap
 from gector_punct.streaming import StreamingPunctuator, caption_text
 from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
-from gector_punct.tasks import DEFAULT_TASKS
-
-
-def add_decoding_flags(p: argparse.ArgumentParser) -> None:
-    """What the taggers are asked to do, and how boldly."""
-    p.add_argument("--tasks", type=task_set, default=DEFAULT_TASKS,
-                   help="what to convert: punc (punctuation and case), disf (delete disfluencies: uh, um, repeated "
-                        "and abandoned words), disf,punc (both at once) or none; a task that is off leaves its part "
-                        "of the text alone. Without --model_path: the shipped model that can do them (default punc)")
-    p.add_argument("--min_error_probability", type=probability, default=None,
-                   help="leave a line alone when no word's error probability reaches this, and skip any edit below it (default: the model's)")
-    p.add_argument("--additional_confidence", type=finite_float, default=None,
-                   help="added to the $KEEP probability of the punctuation head: higher = fewer marks (default: the model's)")
-    p.add_argument("--exclamation", type=probability, default=None,
-                   help="a ! the tagger chooses stays only when at least this probable, else it becomes . "
-                        "(default: the model's; 0 keeps every !)")
-    p.add_argument("--question_opening", type=nonnegative_float, default=None,
-                   help="open a question the tagger closes with ? with ¿ where that is at least this probable "
-                        "(Spanish; default: the model's, 0.5; 1.1: never add one)")
-    p.add_argument("--deletion_threshold", type=probability, default=None,
-                   help="with disf: delete a word when its $DELETE probability exceeds this; higher = fewer, surer "
-                        "deletions (default: the model's, 0.5)")
-    p.add_argument("--case_confidence", type=finite_float, default=None,
-                   help="added to the $KEEP probability of the case head: higher = fewer case changes, negative = "
-                        "more (default: the model's)")
-    p.add_argument("--iteration_count", type=positive_int, default=1,
-                   help="tagging passes over lines that changed (default 1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,32 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input_file", required=True, help="text to restore, one text per line ('-': stdin)")
     p.add_argument("--output_file", required=True, help="where to write ('-': stdout); written atomically")
-    p.add_argument("--model_path", nargs="+", default=None,
-                   help="model folder(s); several = an ensemble averaging per-word probabilities, as an ensemble folder "
-                        "(models/ensemble_en) stores one (default: the shipped model for --tasks: models/switch_en "
-                        "when disf is asked, else models/default_en)")
-    p.add_argument("--vocab_path", default=None, help="vocabulary folder overriding the model's own")
+    add_model_flags(p)
     add_decoding_flags(p)
-    p.add_argument("--batch_size", type=positive_int, default=32, help="encoder windows per batch (default 32)")
-    p.add_argument("--max_len", type=positive_int, default=None, help="subwords per window (default: the model's)")
-    p.add_argument("--special_tokens_fix", type=int, choices=(0, 1), default=None,
-                   help="GECToR's flag: a model folder records its own setting; given, it must match every model's")
-    p.add_argument("--chunk_words", type=positive_int, default=DEFAULT_CHUNK_WORDS,
-                   help="words read, predicted and written at a time; bounds memory on any file size (default "
-                        f"{DEFAULT_CHUNK_WORDS})")
+    add_text_flags(p)
     p.add_argument("--low_memory", action="store_true",
                    help="keep peak memory flat on very large inputs (large buffers mmapped), at some cost in "
                         "system time (README: Speed and scale)")
     p.add_argument("--split_sentences", action="store_true", help="write one sentence per line instead of one line per input line")
-    p.add_argument("--fragments", action="store_true",
-                   help="input lines are pieces of a stream cut anywhere (not utterances): nothing is forced at a "
-                        "line's edges. Default: each line (with --stream, each utterance up to an empty line) is a "
-                        "whole utterance, as recognisers emit them: it starts with a capital and ends with the "
-                        "sentence mark the model likes best (? for a question)")
-    p.add_argument("--existing", choices=["keep", "strip"], default="keep",
-                   help="marks and case already in the input: keep = given (never doubled or removed; capitalised "
-                        "words keep their case; ALL CAPS / Title Case lines are re-cased), strip = removed and "
-                        "restored afresh (default keep)")
     p.add_argument("--format", choices=["plain", "srt", "vtt"], default="plain",
                    help="plain: one text per line; srt / vtt: a subtitle file, restored as one stream across cues, "
                         "written in the same format with every cue's index, timing and line breaks (default plain)")
@@ -110,8 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_args(argv=None) -> argparse.Namespace:
     p = build_parser()
     args = p.parse_args(argv)
-    if args.model_path is None:
-        args.model_path = [shipped_model(args.tasks)]
+    choose_model(args)
     try:
         check_parent_folder(args.output_file)  # before the model loads: a typo in the path fails at once
     except FileNotFoundError as err:
@@ -126,24 +81,6 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"--format {args.format} restores a whole subtitle file as one stream across its cues: no "
                 "--num_shards, --split_sentences, --audio_list or --fragments")
     return args
-
-
-def load_punctuator(args: argparse.Namespace) -> Punctuator:
-    """The model(s), decoding with the flags that are given over the first model's own defaults."""
-    punctuator = Punctuator.load(args.model_path, args.vocab_path, iteration_count=args.iteration_count,
-                                 batch_size=args.batch_size, max_len=args.max_len, tasks=args.tasks,
-                                 device=args.device, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad,
-                                 existing=args.existing, fragments=args.fragments)
-    punctuator.decode_config = punctuator.decode_config.overridden(
-        additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
-        question_opening=args.question_opening, deletion_threshold=args.deletion_threshold,
-        exclamation=args.exclamation,
-        min_error_probability=args.min_error_probability)
-    for path, model in zip(model_folders(args.model_path), punctuator.models):
-        if args.special_tokens_fix is not None and args.special_tokens_fix != model.config.special_tokens_fix:
-            raise ValueError(f"--special_tokens_fix {args.special_tokens_fix}, but {path} was trained with "
-                             f"special_tokens_fix {model.config.special_tokens_fix} (leave the flag out)")
-    return punctuator
 
 
 def read_audio(args: argparse.Namespace, punctuator: Punctuator) -> list | None:
@@ -177,7 +114,7 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
 
     def chunks() -> Iterator[list[tuple[str, object]]]:
         nonlocal lines_in
-        for chunk in word_chunks(selected(), args.chunk_words, text=lambda item: item[0]):
+        for chunk, _ in word_chunks(selected(), args.chunk_words, text=lambda item: item[0]):
             lines_in += len(chunk)
             yield chunk
 
@@ -188,7 +125,7 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
             restored_chunks = (punctuator.predict([line for line, _ in chunk], [sound for _, sound in chunk])
                                for chunk in chunks())
         for restored in restored_chunks:
-            lines_out += write(out, restored, args.split_sentences)
+            lines_out += write_lines(out, restored, args.split_sentences)
             trim_heap()  # what this chunk's batches freed goes back to the OS
         if audio is not None and len(audio) != read:
             raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has {read}: "
@@ -290,7 +227,7 @@ def restore_files(args: argparse.Namespace) -> int:
     if args.low_memory:
         mmap_large_buffers()
     try:
-        punctuator = load_punctuator(args)
+        punctuator = load_punctuator(args, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
     except (OSError, ValueError) as err:
         print(f"error: cannot load model {' '.join(args.model_path)}: {err}", file=sys.stderr)
         return 2
@@ -310,17 +247,6 @@ def restore_files(args: argparse.Namespace) -> int:
     unit_in, unit_out = ("cues", "cues") if args.format != "plain" else ("lines", "utterances" if args.stream else "lines")
     print(f"{lines_in} {unit_in} in, {lines_out} {unit_out} out -> {args.output_file}", file=sys.stderr)
     return 0
-
-
-def write(out, restored, sentences: bool) -> int:
-    count = 0
-    for line in restored:
-        parts = split_sentences(line) if sentences else [line]
-        for part in parts or [""]:
-            out.write(part + "\n")
-            count += 1
-    out.flush()
-    return count
 
 
 if __name__ == "__main__":

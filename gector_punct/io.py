@@ -50,18 +50,18 @@ def read_lines(path: str) -> Iterator[tuple[int, str]]:
 def read_json_objects(path: str) -> list[tuple[int, dict]]:
     """(line number, object) of each non-blank line of a JSON-lines file; a line that is not a JSON object
     raises ``InputError`` naming the file and line."""
-    records = []
-    for number, text in read_lines(path):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"{path}:{number}: not JSON ({err.msg})") from None
-        if not isinstance(record, dict):
-            raise InputError(f"{path}:{number}: not a JSON object")
-        records.append((number, record))
-    return records
+    return [(number, parse_json_object(text, path, number)) for number, text in read_lines(path) if text.strip()]
+
+
+def parse_json_object(text: str, path: str, number: int) -> dict:
+    """Line ``number`` of ``path``, a JSON object; anything else raises ``InputError`` naming the file and line."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{path}:{number}: not JSON ({err.msg})") from None
+    if not isinstance(record, dict):
+        raise InputError(f"{path}:{number}: not a JSON object")
+    return record
 
 
 def read_all_lines(path: str) -> list[str]:

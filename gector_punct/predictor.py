@@ -34,8 +34,6 @@ from __future__ import annotations
 import copy
 import os
 import warnings
-from collections.abc import Callable, Iterable, Iterator
-from typing import TypeVar
 
 import torch
 
@@ -54,8 +52,6 @@ from .units import join_units, split_units, unit_spacing
 from .tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from .vocabulary import CASE_HEAD, HEADS
 
-T = TypeVar("T")
-DEFAULT_CHUNK_WORDS = 20000  # predict.py's --chunk_words
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models")
 DEFAULT_MODEL = os.path.join(MODELS, "default_en")
 SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
@@ -315,19 +311,3 @@ def split_sentences(line: str) -> list[str]:
         sentences.append(join_units(current, spacing))
     return sentences
 
-
-def word_chunks(items: Iterable[T], chunk_words: int = DEFAULT_CHUNK_WORDS,
-                text: Callable[[T], str] = lambda item: item) -> Iterator[list[T]]:
-    """Consecutive items (lines, or records whose ``text`` is a line), in order, grouped until a group's words
-    (``units.split_units``) reach ``chunk_words``; the last group may have fewer. These are the groups
-    ``predict.py`` gives ``Punctuator.predict`` one at a time: a line is batched with the other lines of its
-    group, which may move its probabilities in the last floating-point digits."""
-    chunk, words = [], 0
-    for item in items:
-        chunk.append(item)
-        words += len(split_units(text(item)))
-        if words >= chunk_words:
-            yield chunk
-            chunk, words = [], 0
-    if chunk:
-        yield chunk

@@ -13,7 +13,8 @@ import time
 import pytest
 
 from conftest import ROOT
-from gector_punct.argtypes import finite_float, nonnegative_float, nonnegative_int, positive_int, probability
+from gector_punct.argtypes import (finite_float, nonnegative_float, nonnegative_int, positive_float, positive_int,
+                                   probability)
 from gector_punct.io import atomic_write
 import predict  # the script itself: conftest puts the repository root on sys.path
 
@@ -174,7 +175,8 @@ def test_ctrl_c_in_a_batch_run_leaves_the_old_output_file(tmp_path):
 def test_argtypes_accept_good_values_and_reject_bad_ones():
     """The argtypes functions reject with ArgumentTypeError, the error argparse turns into one line."""
     for check, bad in ((positive_int, "0"), (nonnegative_int, "-1"), (probability, "2"), (finite_float, "inf"),
-                       (nonnegative_float, "-0.5")):
+                       (nonnegative_float, "-0.5"), (positive_float, "0")):
         with pytest.raises(argparse.ArgumentTypeError):
             check(bad)
     assert (positive_int("3"), nonnegative_int("0"), probability("1"), finite_float("-2.5")) == (3, 0, 1.0, -2.5)
+    assert positive_float("0.25") == 0.25

@@ -6,7 +6,6 @@ import time
 import pytest
 
 from gector_punct.pipeline import predict_chunks
-from gector_punct.predictor import word_chunks
 
 LINES = ["so i went to new york last tuesday did you", "", "   ", "hello how are you, i am fine thanks",
          "we met in the u.k. last year", "call me at five five five one two three four",
@@ -62,9 +61,3 @@ def test_a_caller_that_stops_early_leaves_no_thread_working(random_editor):
     assert threading.active_count() == before
 
 
-
-def test_chunks_close_at_the_word_budget():
-    numbered = list(enumerate(["a b c", "", "d e", "f", "g h i j", "k"], 1))
-    chunks = list(word_chunks(numbered, 4, text=lambda pair: pair[1]))
-    assert [[n for n, _ in c] for c in chunks] == [[1, 2, 3], [4, 5], [6]]
-    assert [pair for c in chunks for pair in c] == numbered

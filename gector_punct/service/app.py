@@ -2,7 +2,7 @@
 
 Routes: ``GET /`` the page (``static/page.html``), ``GET /health`` (no token: ``{"status": "ok", "model":
 NAME}``), ``POST /v1/restore`` (``contract.read_restore`` -> ``{"lines": [...]}``: exactly the lines
-``predict.py`` writes for them, each request restored on its own in ``predictor.word_chunks`` groups, as
+``predict.py`` writes for them, each request restored on its own in ``chunks.word_chunks`` groups, as
 ``predict.py`` restores a file) and ``WebSocket /v1/stream`` (``streams.StreamSession``). Every model call
 goes through one ``ModelQueue``; a full queue answers 503 with ``Retry-After`` at once.
 
@@ -26,7 +26,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
-from ..predictor import Punctuator, word_chunks
+from ..chunks import DEFAULT_CHUNK_WORDS, word_chunks
+from ..predictor import Punctuator
 from .contract import ClientError, Reading, RestoreRequest, read_restore
 from .model_queue import ModelQueue, QueueFull
 from .replies import busy, error
@@ -124,7 +125,7 @@ class Service:
 
 def restore_lines(punctuator: Punctuator, job: RestoreRequest) -> list[str]:
     """The model job of one restore request: its lines in ``predict.py``'s groups."""
-    return [line for chunk in word_chunks(job.lines) for line in punctuator.predict(chunk)]
+    return [line for chunk, _ in word_chunks(job.lines, DEFAULT_CHUNK_WORDS) for line in punctuator.predict(chunk)]
 
 
 class AccessLog:

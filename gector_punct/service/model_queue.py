@@ -8,7 +8,7 @@ worker has run it; at most ``size`` jobs are admitted at once, running or waitin
 ``run(..., wait=True)`` waits for a free place instead (the next words of a stream already admitted: its
 words are never dropped). Jobs run in the order they were admitted. Each job is one request's own call:
 jobs are not merged into shared batches, because a line's probabilities move in their last digits with the
-lines batched beside it (``predictor.word_chunks``), and the service answers exactly as ``predict.py``.
+lines batched beside it (``chunks.word_chunks``), and the service answers exactly as ``predict.py``.
 
 ``run`` and ``close`` are called on the event loop's thread; ``close`` lets the admitted jobs finish, then
 stops the worker.

@@ -1,0 +1,52 @@
+#!/usr/bin/env python
+"""Machines and hours to restore an archive of transcribed speech, from a measured throughput.
+
+words = hours of speech x 60 x words per minute (1 million hours at 150 words/min: 9e9 words); at W words/s
+per unit (a core, or a GPU), the archive takes words / W / 3600 unit-hours, and M machines of U units
+each take that / (M x U) hours, start-up and file handling left out (measure W over a long run:
+utils/benchmark_ray.py, utils/benchmark_cli.py).
+
+    python utils/capacity.py --words_per_second 3000 --units_per_machine 32          # per core, 32-core machines
+    python utils/capacity.py --words_per_second 60000 --units_per_machine 8 --unit GPU
+"""
+import argparse
+import sys
+
+from gector_punct.argtypes import positive_float, positive_int
+
+
+def archive_words(hours_of_speech: float, words_per_minute: float) -> float:
+    return hours_of_speech * 60 * words_per_minute
+
+
+def capacity_rows(words: float, words_per_second: float, units_per_machine: int,
+                  machines: list[int]) -> list[tuple[int, float]]:
+    """(machines, wall hours) for each machine count, each machine restoring at units x words_per_second."""
+    unit_hours = words / words_per_second / 3600
+    return [(count, unit_hours / (count * units_per_machine)) for count in machines]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--words_per_second", type=positive_float, required=True,
+                   help="measured words/s of one unit (one core, or one GPU)")
+    p.add_argument("--units_per_machine", type=positive_int, default=1, help="cores (or GPUs) per machine (default 1)")
+    p.add_argument("--unit", default="core", help="what a unit is, for the printout (default core)")
+    p.add_argument("--hours_of_speech", type=positive_float, default=1e6, help="the archive (default 1e6 hours)")
+    p.add_argument("--words_per_minute", type=positive_float, default=150, help="speech rate (default 150)")
+    p.add_argument("--machines", type=positive_int, nargs="+", default=[1, 10, 100, 1000],
+                   help="machine counts to tabulate (default 1 10 100 1000)")
+    args = p.parse_args(argv)
+    words = archive_words(args.hours_of_speech, args.words_per_minute)
+    unit_hours = words / args.words_per_second / 3600
+    print(f"{args.hours_of_speech:,.0f} hours of speech x {args.words_per_minute:g} words/min = {words:.3g} words; "
+          f"at {args.words_per_second:,.0f} words/s per {args.unit}: {unit_hours:,.0f} {args.unit}-hours")
+    print(f"| machines ({args.units_per_machine} {args.unit}s each) | hours | days |")
+    print("|---:|---:|---:|")
+    for count, hours in capacity_rows(words, args.words_per_second, args.units_per_machine, args.machines):
+        print(f"| {count:,} | {hours:,.2f} | {hours / 24:,.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
