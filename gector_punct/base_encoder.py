@@ -2,20 +2,25 @@
 loaded over the encoder it was written over, the embedding table's size rule, and which layers are "top".
 
 ``encoder_for(config, pretrained, light)`` -> the encoder module; ``installed_fingerprint(config, encoder)`` ->
-the fingerprint of the installed pretrained encoder; ``checked_base(folder, config, storage, encoder)`` -> the
+the fingerprint of the installed pretrained encoder (remembered in the cache folder, ``remembered_fingerprint``);
+``checked_base(folder, config, storage, encoder)`` -> the
 same, or ``ModelFolderError`` when the folder recorded another;
 ``fit_embeddings(encoder, tokenizer)``; ``in_top_layers(name, encoder, k)``.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+from collections.abc import Callable
 
 from torch import nn
 
-from .bert import build_bert, load_pretrained_bert
 from .config import ModelConfig, ModelFolderError, WeightStorage
+from .encoder_cache import cache_root
 from .encoding import resolve_encoder
+from .io import atomic_write
+from .light import build_encoder, load_pretrained_encoder
 from .runtime import quiet_transformers
 from .storage import base_fingerprint
 
@@ -31,11 +36,11 @@ def in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:
 def encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module:
     """The encoder a model sits on: the installed pretrained one (a new model; a partial folder, which stores
     only what training changed), or one of ``encoder_config`` (random for a new model; a full folder's
-    weights load over it). ``light``: without transformers (``bert``), for prediction."""
+    weights load over it). ``light``: without transformers (``light.py``), for prediction."""
     if light:
         if pretrained:
-            return load_pretrained_bert(resolve_encoder(config.transformer_model))
-        return build_bert(config.encoder_config)
+            return load_pretrained_encoder(resolve_encoder(config.transformer_model))
+        return build_encoder(config.encoder_config)
     from transformers import AutoConfig, AutoModel
 
     quiet_transformers()
@@ -52,11 +57,40 @@ def installed_fingerprint(config: ModelConfig, encoder: nn.Module) -> str:
     ``stand_in.json`` is a compact copy of an encoder carried to another machine (float16, int8 embeddings:
     close, not equal): it answers for the encoder it was made from, whose fingerprint the file records, so
     the models trained over it are stored, and checked here, against the real one."""
-    path = os.path.join(resolve_encoder(config.transformer_model), STAND_IN)
+    folder = resolve_encoder(config.transformer_model)
+    path = os.path.join(folder, STAND_IN)
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             return json.load(f)["base_fingerprint"]
-    return base_fingerprint(encoder.state_dict())
+    return remembered_fingerprint(os.path.join(folder, "model.safetensors"),
+                                  lambda: base_fingerprint(encoder.state_dict()))
+
+
+def remembered_fingerprint(weights: str, compute: Callable[[], str]) -> str:
+    """``compute()``, the fingerprint of the encoder loaded from the file ``weights``, remembered in
+    ``<cache>/fingerprints/`` under the file's real path, size and modification time (hashing all-mpnet-base-v2
+    takes longer than the rest of loading it), and computed again whenever one of them changes. A
+    ``weights`` that is no file (a hub name) is not remembered, nor where the cache cannot be written."""
+    if not os.path.isfile(weights):
+        return compute()
+    weights = os.path.realpath(weights)
+    stat = os.stat(weights)
+    key = {"file": weights, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    record = os.path.join(cache_root(), "fingerprints", hashlib.sha256(weights.encode()).hexdigest()[:32] + ".json")
+    try:
+        with open(record, encoding="utf-8") as f:
+            known = json.load(f)
+        if {k: known.get(k) for k in key} == key:
+            return known["base_fingerprint"]
+    except (OSError, ValueError, KeyError):
+        pass
+    found = compute()
+    try:
+        with atomic_write(record) as f:
+            json.dump({**key, "base_fingerprint": found}, f)
+    except OSError:
+        pass
+    return found
 
 
 def checked_base(directory: str, config: ModelConfig, storage: WeightStorage, encoder: nn.Module) -> str:

