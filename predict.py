@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_flags(p)
     add_decoding_flags(p)
     add_text_flags(p)
+    p.add_argument("--overlap", choices=["threads", "off"], default="threads",
+                   help="threads: the next chunk is tokenised and the last one decoded, each in a thread of its own, "
+                        "while the encoder runs; off: one after the other. The output is the same (default threads)")
     p.add_argument("--low_memory", action="store_true",
                    help="keep peak memory flat on very large inputs (large buffers mmapped), at some cost in "
                         "system time (README: Speed and scale)")
@@ -119,10 +122,11 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
             yield chunk
 
     with atomic_write(args.output_file, create_parents=False) as out:
-        if audio is None:  # the pipeline's threads: tokenising ahead, decoding behind
+        if audio is None and args.overlap == "threads":  # tokenising ahead, decoding behind (pipeline)
             restored_chunks = predict_chunks(punctuator, ([line for line, _ in chunk] for chunk in chunks()))
         else:
-            restored_chunks = (punctuator.predict([line for line, _ in chunk], [sound for _, sound in chunk])
+            restored_chunks = (punctuator.predict([line for line, _ in chunk],
+                                                  [sound for _, sound in chunk] if audio else None)
                                for chunk in chunks())
         for restored in restored_chunks:
             lines_out += write_lines(out, restored, args.split_sentences)

@@ -102,7 +102,8 @@ def cold_start(model_path: str, runs: int) -> None:
     print(f"cold start, median of {runs}: import torch {a:.2f} s, predict.py on one line {b:.2f} s, ratio {b / a:.2f}")
 
 
-def throughput(model_path: str, sizes: list[int], batch_size: int, device: str | None, processes: int) -> None:
+def throughput(model_path: str, sizes: list[int], batch_size: int, device: str | None, processes: int,
+               overlap: str) -> None:
     import torch
 
     rss, bare_limit = {}, 200_000 if device in (None, "cpu") else 2_000_000
@@ -114,7 +115,8 @@ def throughput(model_path: str, sizes: list[int], batch_size: int, device: str |
                 f.writelines(line + "\n" for line in lines)
             run = timed_child([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", model_path,
                                "--input_file", path, "--output_file", os.path.join(tmp, "out.txt"),
-                               "--batch_size", str(batch_size)] + (["--device", device] if device else []),
+                               "--batch_size", str(batch_size), "--overlap", overlap]
+                              + (["--device", device] if device else []),
                               processes)
             floor = bare_encoder_seconds(model_path, lines, batch_size, device) if n_words <= bare_limit else None
             rss[n_words] = run["rss_mb"]
@@ -122,7 +124,8 @@ def throughput(model_path: str, sizes: list[int], batch_size: int, device: str |
             print(f"{n_words:,} words in {len(lines):,} lines: predict.py {run['wall']:.1f} s, "
                   f"{n_words / run['wall']:,.0f} words/s "
                   f"(user {run['user']:.1f} s, sys {run['sys']:.1f} s, peak RSS {run['rss_mb']:,.0f} MB){ratio}; "
-                  f"torch threads {torch.get_num_threads()}{f', {processes} processes' if processes > 1 else ''}")
+                  f"torch threads {torch.get_num_threads()}{f', {processes} processes' if processes > 1 else ''}, "
+                  f"--overlap {overlap}")
     if len(sizes) > 1:
         print(f"peak RSS ratio {max(sizes):,} / {min(sizes):,} words: {rss[max(sizes)] / rss[min(sizes)]:.2f}")
 
@@ -135,13 +138,15 @@ def main(argv=None) -> int:
     p.add_argument("--runs", type=int, default=3, help="cold-start runs to take the median of (default 3; 0: none)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
     p.add_argument("--device", default=None, help="predict.py's --device, the bare encoder's too (default: predict.py's)")
+    p.add_argument("--overlap", choices=["threads", "off"], default="threads", help="predict.py's --overlap (default threads)")
     p.add_argument("--processes", type=int, default=1,
                    help="predict.py processes side by side, each a shard of the file (default 1)")
     args = p.parse_args(argv)
     if args.runs:
         cold_start(args.model_path, args.runs)
     if args.words:
-        throughput(args.model_path, sorted(args.words), args.batch_size, args.device, args.processes)
+        throughput(args.model_path, sorted(args.words), args.batch_size, args.device, args.processes,
+                   args.overlap)
     return 0
 
 

@@ -7,8 +7,8 @@ one-word update.
 Each dev line is one utterance fed to ``StreamingPunctuator`` one word at a time, then closed; full context
 is the same lines predicted whole (``Punctuator.predict_tags``). F1 is the IWSLT micro-average over COMMA,
 PERIOD and QUESTION against the gold tags; latency is the wall time of each update that finalises a word.
-``--busy N`` measures next to N other processes that keep a core busy at nice 19 (a machine shared with a
-batch job).
+``--busy N`` measures next to N other processes that keep a core busy at nice ``--busy_nice`` (19: a
+machine shared with a batch job; 0: with another service).
 """
 import argparse
 import contextlib
@@ -44,9 +44,9 @@ def stream_lines(punctuator: Punctuator, instances, lookahead: int) -> tuple[lis
 
 
 @contextlib.contextmanager
-def busy_cores(n: int):
-    """Within: ``n`` processes spinning at nice 19."""
-    spin = "import os\nos.nice(19)\nwhile True:\n    pass"
+def busy_cores(n: int, nice: int):
+    """Within: ``n`` processes spinning at ``nice``."""
+    spin = f"import os\nos.nice({nice})\nwhile True:\n    pass"
     spinners = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(n)]
     try:
         time.sleep(0.5 if n else 0)  # running before the first update
@@ -64,7 +64,9 @@ def main(argv=None) -> int:
     p.add_argument("--lines", type=int, default=150, help="dev lines to stream, each one utterance (default 150)")
     p.add_argument("--lookahead", type=int, nargs="+", default=[0, 2, 4, 8, 16], help="K values (default 0 2 4 8 16)")
     p.add_argument("--busy", type=int, default=0,
-                   help="processes keeping a core busy at nice 19 while the latency is measured (default 0)")
+                   help="processes keeping a core busy while the latency is measured (default 0)")
+    p.add_argument("--busy_nice", type=int, default=19, choices=range(0, 20), metavar="0..19",
+                   help="the busy processes' niceness (default 19: lowest priority)")
     args = p.parse_args(argv)
     punctuator = Punctuator.load(args.model_path, device="cpu")
     instances = DatasetReader().read(args.dev_set)[: args.lines]
@@ -74,14 +76,14 @@ def main(argv=None) -> int:
     print(f"{len(instances)} utterances, {words} words; full context: punct F1 {full['overall']['f1']:.1f} "
           f"(COMMA {full['COMMA']['f1']:.1f}, PERIOD {full['PERIOD']['f1']:.1f}, QUESTION {full['QUESTION']['f1']:.1f})")
     for k in args.lookahead:
-        with busy_cores(args.busy):
+        with busy_cores(args.busy, args.busy_nice):
             written, latencies = stream_lines(punctuator, instances, k)
         r = f1_of(instances, written)
         q = statistics.quantiles(latencies, n=20)
         print(f"K={k:>2}: punct F1 {r['overall']['f1']:.1f} ({r['overall']['f1'] - full['overall']['f1']:+.1f}; COMMA "
               f"{r['COMMA']['f1']:.1f}, PERIOD {r['PERIOD']['f1']:.1f}, QUESTION {r['QUESTION']['f1']:.1f}); one-word "
               f"update p50 {statistics.median(latencies):.1f} ms, p95 {q[18]:.1f} ms ({len(latencies)} updates"
-              f"{f', {args.busy} nice-19 processes busy' if args.busy else ''})")
+              f"{f', {args.busy} processes busy at nice {args.busy_nice}' if args.busy else ''})")
     return 0
 
 
