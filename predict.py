@@ -37,9 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_model_flags(p)
     add_decoding_flags(p)
     add_text_flags(p)
-    p.add_argument("--overlap", choices=["threads", "off"], default="threads",
+    p.add_argument("--overlap", choices=["auto", "threads", "off"], default="auto",
                    help="threads: the next chunk is tokenised and the last one decoded, each in a thread of its own, "
-                        "while the encoder runs; off: one after the other. The output is the same (default threads)")
+                        "while the encoder runs; off: one after the other; auto: threads on a GPU, off on a CPU, "
+                        "whose cores the encoder already keeps busy (docs/speed.md). The output is the same "
+                        "(default auto)")
     p.add_argument("--low_memory", action="store_true",
                    help="keep peak memory flat on very large inputs (large buffers mmapped), at some cost in "
                         "system time (README: Speed and scale)")
@@ -122,7 +124,7 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
             yield chunk
 
     with atomic_write(args.output_file, create_parents=False) as out:
-        if audio is None and args.overlap == "threads":  # tokenising ahead, decoding behind (pipeline)
+        if audio is None and overlapped(args.overlap, punctuator):  # tokenising ahead, decoding behind
             restored_chunks = predict_chunks(punctuator, ([line for line, _ in chunk] for chunk in chunks()))
         else:
             restored_chunks = (punctuator.predict([line for line, _ in chunk],
@@ -135,6 +137,11 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
             raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has {read}: "
                              "one audio line per input line (an empty line for none)")
     return lines_in, lines_out
+
+
+def overlapped(overlap: str, punctuator: Punctuator) -> bool:
+    """Whether ``--overlap`` runs the pipeline's threads for this predictor's device."""
+    return overlap == "threads" or (overlap == "auto" and punctuator.device.type != "cpu")
 
 
 class InterruptGuard:

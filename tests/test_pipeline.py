@@ -61,3 +61,25 @@ def test_a_caller_that_stops_early_leaves_no_thread_working(random_editor):
     assert threading.active_count() == before
 
 
+
+
+def test_predict_py_writes_the_same_with_and_without_overlap(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(LINES * 4) + "\n", encoding="utf-8")
+    outputs = []
+    for overlap in ("threads", "off"):
+        out = tmp_path / f"{overlap}.txt"
+        done = subprocess.run([sys.executable, "predict.py", "--input_file", str(source), "--output_file", str(out),
+                               "--overlap", overlap, "--chunk_words", "20", "--device", "cpu"], cwd=ROOT,
+                              env=dict(os.environ, HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1"), capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        outputs.append(out.read_text(encoding="utf-8"))
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("\n") == len(LINES) * 4
+    assert "So I went to New York" in outputs[0]

@@ -138,7 +138,8 @@ def main(argv=None) -> int:
     p.add_argument("--runs", type=int, default=3, help="cold-start runs to take the median of (default 3; 0: none)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
     p.add_argument("--device", default=None, help="predict.py's --device, the bare encoder's too (default: predict.py's)")
-    p.add_argument("--overlap", choices=["threads", "off"], default="threads", help="predict.py's --overlap (default threads)")
+    p.add_argument("--overlap", choices=["auto", "threads", "off"], default="auto",
+                   help="predict.py's --overlap (default auto)")
     p.add_argument("--processes", type=int, default=1,
                    help="predict.py processes side by side, each a shard of the file (default 1)")
     args = p.parse_args(argv)
