@@ -8,6 +8,8 @@ exactly the same subword windows at the same batch size (the floor no tagger can
 The generated input is ASR-like text of mixed lengths (words drawn from the examples, lines of 5 to 120
 words) plus one very long line, so both batching and windowing are exercised. This measures the Python
 API in one process; ``utils/benchmark_cli.py`` measures ``predict.py`` as a process (start-up, memory).
+``--stages`` adds where the end-to-end time goes: reading the lines, tokenising, the model (the encoder
+alone is the floor), decoding, writing. ``--threads 1`` against the default shows how the encoder scales.
 """
 import argparse
 import os
@@ -44,6 +46,31 @@ def generated_lines(n_lines: int, long_words: int, seed: int) -> list[str]:
     return lines
 
 
+def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
+    """Seconds of each stage of ``predict`` (one pass, one after the other) over ``lines``."""
+    from gector_punct.predictor import LinesJob
+
+    times, started = {}, time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal started
+        now = time.perf_counter()
+        times[name], started = now - started, now
+
+    job = LinesJob(lines, punctuator.existing)
+    words = job.todo_words()
+    lap("reading (existing marks, units)")
+    windows = punctuator.encode(words)
+    lap("tokenising")
+    probabilities = punctuator.probabilities(words, windows=windows)
+    lap("model: encoder, heads, owned words")
+    job.apply(punctuator.decode(words, probabilities, whole=not punctuator.fragments))
+    lap("decoding")
+    job.written()
+    lap("writing (written forms, spacing)")
+    return times
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
@@ -56,6 +83,7 @@ def main(argv=None) -> int:
     p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
     p.add_argument("--quantize", action="store_true",
                    help="measure the dynamic-int8 encoder (CPU; not offered by predict.py: it costs 2+ F1 points)")
+    p.add_argument("--stages", action="store_true", help="also print the seconds of each stage of predict")
     args = p.parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -97,6 +125,9 @@ def main(argv=None) -> int:
     print(f"bare encoder floor: {n_words / bare:,.0f} words/s ({bare:.1f} s)")
     print(f"ratio end-to-end / floor: {bare / end_to_end:.2f}")
     print(f"peak RSS: {rss_mb:,.0f} MB")
+    if args.stages:
+        for name, seconds in stage_seconds(punctuator, lines).items():
+            print(f"  {name}: {seconds:.2f} s")
     return 0
 
 
