@@ -3,13 +3,14 @@
 ``predict_chunks(punctuator, chunks)`` yields ``punctuator.predict(chunk)`` for each chunk, in order, the
 same lines exactly, but in three stages that overlap, each in a thread of its own: while the encoder runs
 chunk i (its matrix work on all of torch's threads), one thread reads and tokenises chunk i+1 and another
-decodes chunk i-1 (and the caller writes it). The tokenizers library and torch's kernels release the GIL; the Python
-parts of reading and decoding take turns with the little Python that the encoder's loop needs.
+decodes chunk i-1 (and the caller writes it). The tokenizers library and torch's kernels release the GIL;
+the Python parts of reading and decoding take turns with the little Python that the encoder's loop needs.
 
 Queues of one chunk between the stages bound what is in flight to about four chunks. An exception in any
 stage (a bad input line while reading, say) is raised in the caller at the point where that chunk's result
-would have come, after every earlier chunk's. ``iteration_count`` > 1 and audio take the plain path (one
-chunk after the other): a second pass depends on the first one's decoding.
+would have come, after every earlier chunk's. With ``iteration_count`` > 1 the chunks go one after the
+other (a second pass depends on the first one's decoding); lines with audio are not taken here
+(``predict.py`` gives them to ``predict`` chunk by chunk).
 """
 from __future__ import annotations
 
@@ -83,7 +84,6 @@ def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]]) -> Itera
     if punctuator.iteration_count != 1:
         yield from map(punctuator.predict, chunks)
         return
-    whole = not punctuator.fragments
 
     def read(lines: list[str]):
         job = LinesJob(lines, punctuator.existing)
@@ -97,7 +97,7 @@ def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]]) -> Itera
     def finish(item) -> list[str]:
         job, words, probabilities = item
         if words:
-            job.apply(punctuator.decode(words, probabilities, whole=whole))
+            punctuator.apply_pass(job, probabilities)
         return job.written()
 
     stop, threads, completed = threading.Event(), [], False

@@ -137,8 +137,13 @@ class Punctuator:
             if not job.todo:
                 break
             todo_audio = [audio[i] for i in job.todo] if audio else None
-            job.apply(self.predict_tags(job.todo_words(), todo_audio, whole=not self.fragments))
+            self.apply_pass(job, self.probabilities(job.todo_words(), todo_audio))
         return job.written()
+
+    def apply_pass(self, job: LinesJob, probabilities: Probabilities) -> None:
+        """One pass over ``job``'s lines still to do: their tags decoded from ``probabilities`` (of
+        ``job.todo_words()``), each line read as ``fragments`` says, and applied."""
+        job.apply(self.decode(job.todo_words(), probabilities, whole=not self.fragments))
 
     def restore_words(self, words: list[str]) -> list[str | None]:
         """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
