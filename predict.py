@@ -15,21 +15,21 @@ import signal
 import sys
 from collections.abc import Iterator
 
-from gector_punct.argtypes import nonnegative_int, positive_int
-from gector_punct.audio import check_audio_list, read_audio_list
-from gector_punct.chunks import word_chunks, write_lines
-from gector_punct.io import InputError, atomic_write, check_parent_folder, read_lines
-from gector_punct.predict_options import (add_decoding_flags, add_model_flags, add_text_flags, choose_model,
-                                          load_punctuator)
-from gector_punct.pipeline import predict_chunks
-from gector_punct.predictor import Punctuator
-from gector_punct.runtime import mmap_large_buffers, trim_heap
-from gector_punct.streaming import StreamingPunctuator, caption_text
-from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
+from gector_punct.options.argtypes import nonnegative_int, positive_int
+from gector_punct.audio.waves import check_audio_list, read_audio_list
+from gector_punct.prediction.chunks import word_chunks, write_lines
+from gector_punct.text.files import InputError, atomic_write, check_parent_folder, read_lines
+from gector_punct.options.prediction import add_decoding_flags, add_model_flags, add_text_flags, choose_model
+from gector_punct.prediction.loading import load_punctuator
+from gector_punct.prediction.pipeline import predict_chunks
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.encoders.runtime import mmap_large_buffers, trim_heap
+from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
+from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Every flag, each value checked by its ``type`` (gector_punct.argtypes); ``parse_args`` then checks
+    """Every flag, each value checked by its ``type`` (gector_punct.options.argtypes); ``parse_args`` then checks
     how the flags combine."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--input_file", required=True, help="text to restore, one text per line ('-': stdin)")

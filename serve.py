@@ -18,7 +18,7 @@ import signal
 import sys
 from dataclasses import fields
 
-from gector_punct.predictor import Punctuator
+from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.service.server import serve
 from gector_punct.service.settings import ServiceSettings
 

@@ -5,7 +5,7 @@
     python train.py --config configs/tiny.json --model_dir models/tiny     # flags override the preset
     torchrun --nproc_per_node 2 train.py --config ...   # N processes (DDP); --batch_size stays the global batch
 
-Every flag is a field of gector_punct/options.py TrainOptions (its help, type and bounds come from there);
+Every flag is a field of gector_punct/options/training.py TrainOptions (its help, type and bounds come from there);
 a --config JSON file holds any of them by the same names. Switches are --flag / --no-flag, and the
 spellings --flag 1 / --flag 0 of the recipes in utils/*.sh are read as them too.
 
@@ -19,10 +19,10 @@ import sys
 import typing
 from dataclasses import MISSING, fields
 
-from gector_punct.config import ModelConfig, ModelFolderError
-from gector_punct.io import InputError
-from gector_punct.options import MODEL_SETTINGS, TrainOptions, bounds_text, value_type
-from gector_punct.trainer import train
+from gector_punct.model.config import ModelConfig, ModelFolderError
+from gector_punct.text.files import InputError
+from gector_punct.options.training import MODEL_SETTINGS, TrainOptions, bounds_text, value_type
+from gector_punct.training.trainer import train
 
 LEGACY_SWITCH_VALUES = {"1": True, "true": True, "0": False, "false": False}
 

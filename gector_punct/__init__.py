@@ -3,14 +3,15 @@
     from gector_punct import Punctuator
     Punctuator.load().predict(["so i went to new york last tuesday did you"])   # the shipped model
 
-The names below are imported on first use, so that ``gector_punct.tags`` and the text tools built on it
+The names below are imported on first use, so that ``gector_punct.text.tags`` and the text tools built on it
 (utils/make_source.py, preprocess_data.py, evaluate.py) start without loading torch.
 """
 import importlib
 
-_HOMES = {"DecodeConfig": "model", "ModelConfig": "model", "Seq2Labels": "model", "Punctuator": "predictor",
-          "split_sentences": "predictor", "Tag": "tags", "apply_tags": "tags", "make_source": "tags",
-          "tags_from_pair": "tags", "Vocabulary": "vocabulary", "parse_tasks": "tasks"}
+_HOMES = {"DecodeConfig": "model.config", "ModelConfig": "model.config", "Seq2Labels": "model.tagger",
+          "Punctuator": "prediction.punctuator", "split_sentences": "prediction.punctuator", "Tag": "text.tags",
+          "apply_tags": "text.tags", "make_source": "text.tags", "tags_from_pair": "text.tags",
+          "Vocabulary": "model.vocabulary", "parse_tasks": "text.tasks"}
 __all__ = sorted(_HOMES)
 __version__ = "0.1.0"
 

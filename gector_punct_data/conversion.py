@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import time
 
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import make_source, written_forms
-from gector_punct.tasks import parse_tasks
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import make_source, written_forms
+from gector_punct.text.tasks import parse_tasks
 
 from .corpora.switchboard import drop_uh_um
 

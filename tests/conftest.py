@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
-from gector_punct.encoding import DEFAULT_ENCODER, resolve_encoder  # noqa: E402
+from gector_punct.encoders.registry import DEFAULT_ENCODER, resolve_encoder  # noqa: E402
 
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 TINY_ENCODER = {"model_type": "bert", "hidden_size": 48, "num_hidden_layers": 2, "num_attention_heads": 2,
@@ -38,7 +38,7 @@ def encoder_name() -> str:
 
 def tiny_tagger(vocab, **settings):
     """A new tagger on a tiny randomly initialised BERT (the real MiniLM tokenizer); ``settings``: ModelConfig's."""
-    from gector_punct.model import ModelConfig, Seq2Labels
+    from gector_punct.model.tagger import ModelConfig, Seq2Labels
 
     settings.setdefault("encoder_config", TINY_ENCODER)
     return Seq2Labels.create(vocab, ModelConfig(transformer_model=resolve_encoder(DEFAULT_ENCODER), **settings))
@@ -78,7 +78,7 @@ def learnable_pairs(n_lines: int, seed: int, repeats: bool = True) -> list[tuple
 
 def score_text(targets: list[str], predicted: list[str]) -> dict:
     """Metrics of restored lines against their cased, punctuated targets (same words)."""
-    from gector_punct.metrics import labels_from_words, score
+    from gector_punct.scoring.metrics import labels_from_words, score
 
     ref = [w for t in targets for w in labels_from_words(t.split(), True)]
     pred = [w for p in predicted for w in labels_from_words(p.split(), True)]
@@ -88,7 +88,7 @@ def score_text(targets: list[str], predicted: list[str]) -> dict:
 def same_probabilities(heavy, light, lines: list[str], atol: float = 0.0) -> None:
     """Two Punctuators read ``lines`` as the same subwords and give the same probabilities per head: bitwise
     (``atol`` 0), or within ``atol``."""
-    from gector_punct.units import split_units
+    from gector_punct.text.units import split_units
 
     words = [split_units(line) for line in lines]
     assert [w.input_ids for w in heavy.encoders[0].encode_lines(words)] == \
@@ -120,8 +120,8 @@ def learnable_data(tmp_path_factory):
 def write_tagged(directory, name: str, pairs, tasks: str | None = None) -> str:
     """(source, target) pairs -> DIRECTORY/NAME.tagged, preprocessed as utils/preprocess_data.py does (with
     ``tasks``, as ``--tasks`` does: NAME.tagged.tasks beside it)."""
-    from gector_punct.preprocess import preprocess_files
-    from gector_punct.tasks import parse_tasks
+    from gector_punct.dataset.preprocess import preprocess_files
+    from gector_punct.text.tasks import parse_tasks
 
     lines, _ = preprocess_files(*write_pairs(directory, name, pairs), **({"tasks": parse_tasks(tasks)} if tasks else {}))
     path = os.path.join(directory, f"{name}.tagged")
@@ -174,7 +174,7 @@ def switching_data(tmp_path_factory):
 @pytest.fixture(scope="session")
 def trained_tiny(learnable_data, encoder_name, tmp_path_factory):
     """A tiny random-init tagger trained on the learnable task (shared by several tests)."""
-    from gector_punct.trainer import TrainOptions, train
+    from gector_punct.training.trainer import TrainOptions, train
 
     model_dir = str(tmp_path_factory.mktemp("tiny_model"))
     options = TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"], model_dir=model_dir,
@@ -187,8 +187,8 @@ def trained_tiny(learnable_data, encoder_name, tmp_path_factory):
 @pytest.fixture(scope="session")
 def random_editor():
     """A tiny untrained tagger whose random heads propose every kind of edit (quotes and case included)."""
-    from gector_punct.predictor import Punctuator
-    from gector_punct.vocabulary import Vocabulary
+    from gector_punct.prediction.punctuator import Punctuator
+    from gector_punct.model.vocabulary import Vocabulary
 
     vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_,", "$APPEND_.", "$APPEND_?", '$PREPEND_"', '$APPEND_"'],
                         "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL", "$TRANSFORM_CASE_UPPER",

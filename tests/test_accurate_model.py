@@ -8,12 +8,12 @@ from importlib import metadata
 import pytest
 
 from conftest import ROOT, same_probabilities, score_text
-from gector_punct.config import model_folders
-from gector_punct.model import Seq2Labels
-from gector_punct.mpnet import PARTS
-from gector_punct.mpnet_encoder import MPNetEncoder
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import make_source
+from gector_punct.model.config import model_folders
+from gector_punct.model.tagger import Seq2Labels
+from gector_punct.encoders.pip_mpnet import PARTS
+from gector_punct.encoders.mpnet import MPNetEncoder
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import make_source
 
 MODEL = os.path.join(ROOT, "models", "accurate_en")
 

@@ -12,13 +12,13 @@ import pytest
 import torch
 
 from conftest import ROOT
-from gector_punct.acoustic import AcousticAssistant, DownSampler, mask_of, resolve_speech_encoder
-from gector_punct.config import AcousticConfig
-from gector_punct.audio import AudioError, AudioSpec, FeatureCache, check_audio, load_audio, parse_spec, read_audio_list, write_wav
-from gector_punct.audio_data import AudioLines
-from gector_punct.bootstrapper import CoordinateBootstrapper, text_fractions
-from gector_punct.io import InputError
-from gector_punct.reader import DatasetReader
+from gector_punct.audio.acoustic import AcousticAssistant, DownSampler, mask_of, resolve_speech_encoder
+from gector_punct.audio.config import AcousticConfig
+from gector_punct.audio.waves import AudioError, AudioSpec, FeatureCache, check_audio, load_audio, parse_spec, read_audio_list, write_wav
+from gector_punct.model.audio_windows import AudioLines
+from gector_punct.audio.bootstrapper import CoordinateBootstrapper, text_fractions
+from gector_punct.text.files import InputError
+from gector_punct.dataset.reader import DatasetReader
 
 WAV = os.path.join(ROOT, "tests", "data", "speech.wav")  # espeak-ng en-us, "Yes, we can. Can we?", 16 kHz
 # A small random wav2vec 2.0 (no weights are to be had offline): 2 conv layers of stride 10 and 8 -> 200 frames/s.

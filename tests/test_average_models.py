@@ -7,8 +7,8 @@ import sys
 import torch
 from conftest import ROOT, tiny_tagger
 
-from gector_punct.model import Seq2Labels
-from gector_punct.vocabulary import Vocabulary
+from gector_punct.model.tagger import Seq2Labels
+from gector_punct.model.vocabulary import Vocabulary
 
 LABELS = ["$KEEP", "$APPEND_,", "$APPEND_."]
 

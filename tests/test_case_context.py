@@ -7,13 +7,13 @@ from dataclasses import replace
 import torch
 from conftest import tiny_tagger
 
-from gector_punct.batch import Batch
-from gector_punct.encoding import collate
-from gector_punct.model import Seq2Labels
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import (CAPITAL, END_CONTEXT, KEEP, MARK_CONTEXTS, NONE_CONTEXT, PAUSE_CONTEXT, START_CONTEXT,
+from gector_punct.model.batch import Batch
+from gector_punct.model.windows import collate
+from gector_punct.model.tagger import Seq2Labels
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import (CAPITAL, END_CONTEXT, KEEP, MARK_CONTEXTS, NONE_CONTEXT, PAUSE_CONTEXT, START_CONTEXT,
                                Tag, apply_tags, capitalise_sentence_starts, mark_context)
-from gector_punct.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD, Vocabulary
+from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD, Vocabulary
 
 PERIOD, COMMA = "$APPEND_.", "$APPEND_,"
 
@@ -76,8 +76,8 @@ def test_a_case_context_model_gives_one_case_distribution_per_context(tmp_path):
 
 
 def test_training_batches_carry_the_gold_context_of_the_word_before(learnable_data, encoder_name):
-    from gector_punct.encoding import TextEncoder, load_tokenizer
-    from gector_punct.reader import DatasetReader
+    from gector_punct.model.windows import TextEncoder, load_tokenizer
+    from gector_punct.dataset.reader import DatasetReader
 
     reader = DatasetReader()
     instances = reader.read(learnable_data["dev"])
@@ -95,7 +95,7 @@ def test_training_batches_carry_the_gold_context_of_the_word_before(learnable_da
 def test_training_a_case_context_model_end_to_end(learnable_data, tmp_path):
     from conftest import TINY_ENCODER
 
-    from gector_punct.trainer import TrainOptions, train
+    from gector_punct.training.trainer import TrainOptions, train
 
     best = train(TrainOptions(train_set=learnable_data["train"], dev_set=learnable_data["dev"],
                               model_dir=str(tmp_path / "run"), encoder_config=TINY_ENCODER, case_context=True,

@@ -1,4 +1,4 @@
-"""Case forms: how a word is written when the tagger makes it not lower-case (``gector_punct.case_forms``)."""
+"""Case forms: how a word is written when the tagger makes it not lower-case (``gector_punct.text.case_forms``)."""
 import gzip
 import os
 import shutil
@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from conftest import ROOT
-from gector_punct.case_forms import FILE_NAME, CaseForm, CaseForms, written_forms
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import CAPITAL, UPPER, Tag, apply_tags
+from gector_punct.text.case_forms import FILE_NAME, CaseForm, CaseForms, written_forms
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import CAPITAL, UPPER, Tag, apply_tags
 
 TEXT = ["She bought an iPhone and a new iPad from IBM, okay?",
         "Okay, we met at IBM and she said okay to the iPhone.",

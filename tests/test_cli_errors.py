@@ -13,9 +13,9 @@ import time
 import pytest
 
 from conftest import ROOT
-from gector_punct.argtypes import (finite_float, nonnegative_float, nonnegative_int, positive_float, positive_int,
+from gector_punct.options.argtypes import (finite_float, nonnegative_float, nonnegative_int, positive_float, positive_int,
                                    probability)
-from gector_punct.io import atomic_write
+from gector_punct.text.files import atomic_write
 import predict  # the script itself: conftest puts the repository root on sys.path
 
 BAD_VALUES = [("--lookahead", "-3"), ("--batch_size", "0"), ("--batch_size", "-1"), ("--max_len", "0"),

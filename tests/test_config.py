@@ -11,16 +11,16 @@ import pytest
 import torch
 
 from conftest import ROOT, TINY_ENCODER, tiny_tagger
-from gector_punct import base_encoder
-from gector_punct.encoding import START_TOKEN, TextEncoder, load_tokenizer
-from gector_punct.evaluation import evaluate_instances
-from gector_punct.model import DecodeConfig, ModelConfig, ModelFolderError, Seq2Labels, store_decode_defaults
-from gector_punct.predictor import Punctuator
-from gector_punct.reader import DatasetReader
-from gector_punct.tags import mark_context
-from gector_punct.options import MODEL_SETTINGS
-from gector_punct.trainer import TrainOptions, Trainer
-from gector_punct.vocabulary import Vocabulary
+from gector_punct.model import base_encoder
+from gector_punct.model.windows import START_TOKEN, TextEncoder, load_tokenizer
+from gector_punct.scoring.evaluation import evaluate_instances
+from gector_punct.model.tagger import DecodeConfig, ModelConfig, ModelFolderError, Seq2Labels, store_decode_defaults
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.dataset.reader import DatasetReader
+from gector_punct.text.tags import mark_context
+from gector_punct.options.training import MODEL_SETTINGS
+from gector_punct.training.trainer import TrainOptions, Trainer
+from gector_punct.model.vocabulary import Vocabulary
 
 VOCAB = Vocabulary({"labels": ["$KEEP", "$APPEND_,", "$APPEND_."], "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL"],
                     "d_tags": ["CORRECT", "INCORRECT"]})

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import ROOT, TINY_ENCODER
-from gector_punct.io import atomic_write
+from gector_punct.text.files import atomic_write
 
 ENV = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", OMP_NUM_THREADS="1")
 
@@ -38,7 +38,7 @@ def test_written_files_follow_the_umask_and_keep_their_mode(tmp_path):
 
 def test_model_folders_follow_the_umask(tmp_path):
     from conftest import tiny_tagger
-    from gector_punct.vocabulary import Vocabulary
+    from gector_punct.model.vocabulary import Vocabulary
 
     vocab = Vocabulary({"labels": ["$KEEP"], "case_tags": ["$KEEP"], "d_tags": ["CORRECT", "INCORRECT"]})
     old = os.umask(0o022)

@@ -1,7 +1,7 @@
-"""Decoding rules of issue 32 (``gector_punct.decoding``): no mark inside a spoken number or date, Chinese
+"""Decoding rules of issue 32 (``gector_punct.prediction.decoding``): no mark inside a spoken number or date, Chinese
 questions end with ？, an utterance opens upper-case; each test states the bug it guards against."""
-from gector_punct.decoding import chinese_questions, join_spoken_numbers, open_utterance
-from gector_punct.tags import CAPITAL, Tag, apply_tags
+from gector_punct.prediction.decoding import chinese_questions, join_spoken_numbers, open_utterance
+from gector_punct.text.tags import CAPITAL, Tag, apply_tags
 
 comma, period = Tag(append=","), Tag(append=".")
 
@@ -36,7 +36,7 @@ def test_an_utterance_opens_past_a_symbol():
 
 
 def test_a_word_or_phrase_said_twice_goes_once_and_fillers_are_passed_over():
-    from gector_punct.decoding import repeated_words
+    from gector_punct.prediction.decoding import repeated_words
 
     def kept(line, fillers=("um", "uh")):
         words = line.split()
@@ -54,16 +54,16 @@ def test_only_the_disf_task_deletes_repetitions(random_editor):
     """Punctuation alone never changes the words; with disf the repetition goes."""
     import torch
 
-    from gector_punct.decoding import with_repetitions
+    from gector_punct.prediction.decoding import with_repetitions
     lines = [["so", "so", "we", "we", "went"]]
     assert with_repetitions(lines, torch.zeros(5, dtype=torch.bool)).tolist() == [False, False, True, False, False]
-    from gector_punct.tags import split_edges
+    from gector_punct.text.tags import split_edges
     punc_only = random_editor.predict(["we we went"])[0]
     assert [split_edges(w)[1].lower() for w in punc_only.split()] == ["we", "we", "went"]
 
 
 def test_an_unlikely_exclamation_becomes_a_period():
-    from gector_punct.decoding import temper_exclamations
+    from gector_punct.prediction.decoding import temper_exclamations
     shout, quoted = Tag(append="!"), Tag(append='!"')
     assert temper_exclamations([shout, quoted, shout], [0.4, 0.3, 0.9], 0.5) == [
         Tag(append="."), Tag(append='."'), shout]
@@ -75,10 +75,10 @@ def test_a_spanish_line_opens_the_question_its_closing_mark_asks():
     is closed): in a line whose first question the tagger opened, the second opens too."""
     import torch
 
-    from gector_punct.config import DecodeConfig
-    from gector_punct.decoding import decode_lines, no_edit_probabilities
-    from gector_punct.tags import KEEP, MARK_CONTEXTS
-    from gector_punct.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
+    from gector_punct.model.config import DecodeConfig
+    from gector_punct.prediction.decoding import decode_lines, no_edit_probabilities
+    from gector_punct.text.tags import KEEP, MARK_CONTEXTS
+    from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 
     asked, opened = Tag(append="?").punct, Tag(prepend="¿", append="?").punct
     names = {PUNCT_HEAD.name: [KEEP, Tag(prepend="¿").punct, asked, opened, Tag(append=".").punct],

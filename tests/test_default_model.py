@@ -8,9 +8,9 @@ import pytest
 import torch
 
 from conftest import ROOT, score_text
-from gector_punct.model import DecodeConfig, ModelConfig, Seq2Labels
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import make_source
+from gector_punct.model.tagger import DecodeConfig, ModelConfig, Seq2Labels
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import make_source
 
 MODEL = os.path.join(ROOT, "models", "default_en")
 

@@ -10,7 +10,7 @@ import sys
 
 from conftest import ROOT
 
-LOAD = ("from gector_punct.predictor import Punctuator; "
+LOAD = ("from gector_punct.prediction.punctuator import Punctuator; "
         "print(Punctuator.load('models/default_en').predict(['so i went to new york last tuesday did you'])[0])")
 
 

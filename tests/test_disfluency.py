@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gector_punct.metrics import deletion_prf
+from gector_punct.scoring.metrics import deletion_prf
 from gector_punct_data.corpora import disfluency, switchboard
 from gector_punct_data.corpora.fetch import TarPackage
 from test_prepare_data import make_tgz

@@ -1,4 +1,4 @@
-"""Single-task teachers distilled into a switching model (gector_punct.distillation): the teacher reads the
+"""Single-task teachers distilled into a switching model (gector_punct.training.distillation): the teacher reads the
 student's window as its own, labels are matched by name, only the switched-on task learns from its
 teacher, and a weight of 0 leaves the gold loss exactly as it was."""
 import json
@@ -9,13 +9,13 @@ import pytest
 import torch
 
 from conftest import TINY_ENCODER, tiny_tagger
-from gector_punct.batch import Batch
-from gector_punct.distillation import Teachers, _soft_label_loss
-from gector_punct.encoding import collate
-from gector_punct.model import Seq2Labels
-from gector_punct.tags import DELETE, KEEP
-from gector_punct.trainer import TrainOptions, train
-from gector_punct.vocabulary import IGNORE, KEPT, PUNCT_HEAD, Vocabulary
+from gector_punct.model.batch import Batch
+from gector_punct.training.distillation import Teachers, _soft_label_loss
+from gector_punct.model.windows import collate
+from gector_punct.model.tagger import Seq2Labels
+from gector_punct.text.tags import DELETE, KEEP
+from gector_punct.training.trainer import TrainOptions, train
+from gector_punct.model.vocabulary import IGNORE, KEPT, PUNCT_HEAD, Vocabulary
 
 WORDS = [["so", "uh", "we", "went", "to", "paris", "alpha", "time"], ["omega", "london", "is", "green"]]
 
@@ -44,7 +44,7 @@ def test_soft_labels_move_onto_the_student_labels_by_name():
     teacher_probs = torch.tensor([[[0.2, 0.5, 0.3]]])  # KEEP, $APPEND_,, $APPEND_.
     teacher = tiny_tagger(vocab_of([KEEP, "$APPEND_,", "$APPEND_."]))
     student = tiny_tagger(vocab_of([KEEP, "$APPEND_.", DELETE, "$APPEND_,"]))
-    from gector_punct.distillation import _label_map
+    from gector_punct.training.distillation import _label_map
 
     label_map = _label_map(teacher, student)
     assert label_map.tolist() == [0, 3, 1]
@@ -174,7 +174,7 @@ def test_punc_teacher_reads_a_disf_window_fluent():
     batch = replace(batch, targets={PUNCT_HEAD.target_key: torch.full_like(batch.word_starts, KEPT).masked_fill(
         dropped, delete).masked_fill(~batch.word_mask, IGNORE)})
     total, count = teachers.loss_sum(batch, out)
-    from gector_punct.distillation import _label_map, _without
+    from gector_punct.training.distillation import _label_map, _without
     taught = batch.word_mask & ~dropped
     expected = _soft_label_loss(_without(out[PUNCT_HEAD.logits_key], delete).log_softmax(-1), through_student,
                                 _label_map(teacher, student))[taught].sum()

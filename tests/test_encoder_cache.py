@@ -6,8 +6,9 @@ import zipfile
 
 import pytest
 
-from gector_punct import encoder_cache, mpnet
-from gector_punct.encoding import resolve_encoder
+from gector_punct.encoders import cache as encoder_cache
+from gector_punct.encoders import pip_mpnet as mpnet
+from gector_punct.encoders.registry import resolve_encoder
 
 
 def split_zip(tmp_path, files: dict, parts: int = 5) -> list[str]:

@@ -9,11 +9,11 @@ import pytest
 import torch
 
 from conftest import ROOT, tiny_tagger
-from gector_punct.config import (DecodeConfig, EnsembleConfig, ModelFolderError, model_folders, read_config,
+from gector_punct.model.config import (DecodeConfig, EnsembleConfig, ModelFolderError, model_folders, read_config,
                                  read_ensemble, store_decode_defaults, write_ensemble)
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import KEEP
-from gector_punct.vocabulary import PUNCT_HEAD, Vocabulary
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import KEEP
+from gector_punct.model.vocabulary import PUNCT_HEAD, Vocabulary
 
 
 def make_ensemble(tmp_path, members, decode=DecodeConfig()):

@@ -1,13 +1,13 @@
-"""The everyday test file (tests/data/everyday.jsonl): the checker (gector_punct/everyday.py), the file's own
+"""The everyday test file (tests/data/everyday.jsonl): the checker (gector_punct/scoring/everyday.py), the file's own
 form, the routing of utils/everyday_report.py, and the shipped models' pass rate on it."""
 import os
 import sys
 from collections import Counter
 
 from conftest import ROOT
-from gector_punct.everyday import (LANGUAGES, category, pass_rates, part_at, read_records, record_problems,
+from gector_punct.scoring.everyday import (LANGUAGES, category, pass_rates, part_at, read_records, record_problems,
                                    violations)
-from gector_punct.predictor import DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL
+from gector_punct.prediction.punctuator import DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL
 
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import everyday_report  # noqa: E402

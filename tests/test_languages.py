@@ -6,7 +6,7 @@ import json
 import os
 import zipfile
 
-from gector_punct.units import split_units
+from gector_punct.text.units import split_units
 from gector_punct_data.corpora import languages as lg
 from gector_punct_data.corpora import mandarin
 from gector_punct_data.corpora import multitext as mt

@@ -1,68 +1,45 @@
-"""The package layout: the runtime package ``gector_punct`` (prediction) never imports the data and experiment
-package ``gector_punct_data``; imports flow scripts -> gector_punct_data -> gector_punct."""
-import ast
+"""The package layout: the import layers of pyproject.toml's ``[tool.importlinter]`` contracts hold (scripts ->
+gector_punct_data -> gector_punct; inside gector_punct: service | training -> scoring -> options ->
+prediction | dataset -> model -> audio -> encoders -> text; prediction reads no training or scoring code,
+scikit-learn or tqdm; only the service imports web libraries), and what prediction loads at run time agrees."""
 import os
+import shutil
 import subprocess
 import sys
 
 from conftest import ROOT
 
-RUNTIME = os.path.join(ROOT, "gector_punct")
-DATA_PACKAGE = "gector_punct_data"
+SUBPACKAGES = {"text", "encoders", "audio", "model", "dataset", "prediction", "options", "scoring", "training",
+               "service"}
 
 
-def imported_modules(path: str) -> set[str]:
-    """The absolute module names one source file imports, at any depth (top level, inside functions);
-    relative imports are left out (inside gector_punct they name gector_punct's own modules)."""
-    with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), filename=path)
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module)
-    return names
+def test_the_import_contracts_hold():
+    lint = shutil.which("lint-imports") or os.path.join(os.path.dirname(sys.executable), "lint-imports")
+    run = subprocess.run([lint, "--no-cache"], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "0 broken" in run.stdout and "4 kept" in run.stdout
 
 
-def runtime_sources() -> list[str]:
-    return sorted(os.path.join(folder, name) for folder, _, files in os.walk(RUNTIME)
-                  for name in files if name.endswith(".py"))
+def test_the_package_is_its_subpackages():
+    """Every module sits in a subpackage named for its part of the architecture; none lies loose."""
+    runtime = os.path.join(ROOT, "gector_punct")
+    loose = sorted(name for name in os.listdir(runtime) if name.endswith(".py") and name != "__init__.py")
+    folders = {name for name in os.listdir(runtime)
+               if os.path.isfile(os.path.join(runtime, name, "__init__.py"))}
+    assert loose == [] and folders == SUBPACKAGES
+    with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+        text = f.read()
+    assert all(f'"gector_punct.{name}"' in text for name in SUBPACKAGES)
+    assert '"gector_punct_data"' in text and '"gector_punct_data.corpora"' in text
 
 
-def test_no_runtime_module_imports_the_data_package():
-    sources = runtime_sources()
-    assert len(sources) > 20 and os.path.join(RUNTIME, "predictor.py") in sources
-    offenders = {os.path.relpath(path, ROOT): sorted(name for name in imported_modules(path)
-                                                     if name.split(".")[0] == DATA_PACKAGE)
-                 for path in sources}
-    assert not {path: names for path, names in offenders.items() if names}
-
-
-def test_importing_the_predictor_and_scoring_loads_no_data_module():
-    probe = ("import sys, gector_punct.predictor, gector_punct.metrics, gector_punct.evaluation; "
-             f"print(sorted(m for m in sys.modules if m.split('.')[0] == {DATA_PACKAGE!r}))")
+def test_prediction_loads_no_training_scoring_or_data_module():
+    probe = ("import sys, gector_punct.prediction.punctuator, gector_punct.prediction.loading, "
+             "gector_punct.options.prediction; "
+             "print(sorted({m.split('.')[0] if not m.startswith('gector_punct.') else '.'.join(m.split('.')[:2]) "
+             "for m in sys.modules}))")
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == "[]"
-
-
-def test_the_data_package_is_packaged_and_not_inside_the_runtime_package():
-    assert not os.path.exists(os.path.join(RUNTIME, "corpora"))
-    assert not os.path.exists(os.path.join(RUNTIME, "conversion.py"))
-    with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
-        packages = next(line for line in f if line.startswith("packages ="))
-    assert f'"{DATA_PACKAGE}"' in packages and f'"{DATA_PACKAGE}.corpora"' in packages
-
-
-SERVICE = os.path.join(RUNTIME, "service")
-WEB_LIBRARIES = {"starlette", "fastapi", "uvicorn", "httpx", "websockets"}
-
-
-def test_only_the_service_subpackage_imports_web_libraries():
-    sources = runtime_sources()
-    assert any(path.startswith(SERVICE + os.sep) for path in sources)
-    offenders = {os.path.relpath(path, ROOT): sorted(name for name in imported_modules(path)
-                                                     if name.split(".")[0] in WEB_LIBRARIES)
-                 for path in sources if not path.startswith(SERVICE + os.sep)}
-    assert not {path: names for path, names in offenders.items() if names}
+    loaded = set(eval(run.stdout))
+    assert not loaded & {"gector_punct_data", "gector_punct.training", "gector_punct.dataset",
+                         "gector_punct.scoring", "sklearn", "tqdm", "starlette", "uvicorn"}

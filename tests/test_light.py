@@ -9,13 +9,13 @@ import pytest
 import torch
 
 from conftest import ROOT, same_probabilities, tiny_tagger
-from gector_punct.bert import BertEncoder
-from gector_punct.light import LightTokenizer, load_pretrained_encoder
-from gector_punct.model import ModelConfig, Seq2Labels
-from gector_punct.mpnet_encoder import MPNetEncoder, relative_position_bucket
-from gector_punct.predictor import Punctuator
-from gector_punct.storage import base_fingerprint
-from gector_punct.vocabulary import Vocabulary
+from gector_punct.encoders.bert import BertEncoder
+from gector_punct.encoders.plain_torch import LightTokenizer, load_pretrained_encoder
+from gector_punct.model.tagger import ModelConfig, Seq2Labels
+from gector_punct.encoders.mpnet import MPNetEncoder, relative_position_bucket
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.model.storage import base_fingerprint
+from gector_punct.model.vocabulary import Vocabulary
 
 LINES = ["so i went to new york last tuesday did you", "", "ünïcödé wörds and McDonald's café", "x " * 300,
          "it costs 3.5 dollars e.g. at www.example.com"]
@@ -49,7 +49,7 @@ def test_light_encoder_equals_transformers_on_a_full_folder_with_start_token(tmp
 
 
 def test_light_tools_and_prediction_do_not_import_what_they_do_not_need(tmp_path):
-    probe = ("import sys; import gector_punct.tags, gector_punct.preprocess, gector_punct.io; "
+    probe = ("import sys; import gector_punct.text.tags, gector_punct.dataset.preprocess, gector_punct.text.files; "
              "print('torch' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT).stdout.strip() == "False"
     probe = ("import sys; from gector_punct import Punctuator; Punctuator.load().predict(['hello there']); "

@@ -8,13 +8,13 @@ import pytest
 import torch
 
 from conftest import ROOT, tiny_tagger
-from gector_punct.decoding import no_edit_probabilities
-from gector_punct.io import InputError
-from gector_punct.predictor import Punctuator
-from gector_punct.streaming import StreamingPunctuator, caption_text
-from gector_punct.subtitles import format_subtitles, read_subtitles, restore_subtitles
-from gector_punct.tags import (ACRONYM, CAPITAL, DELETE, KEEP, MARK_CONTEXTS, UPPER, Tag, split_edges)
-from gector_punct.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD, Vocabulary
+from gector_punct.prediction.decoding import no_edit_probabilities
+from gector_punct.text.files import InputError
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
+from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles
+from gector_punct.text.tags import (ACRONYM, CAPITAL, DELETE, KEEP, MARK_CONTEXTS, UPPER, Tag, split_edges)
+from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD, Vocabulary
 
 PERIOD, COMMA, QUESTION = "$APPEND_.", "$APPEND_,", "$APPEND_?"
 OPEN_QUOTE, CLOSE_QUOTE = Tag(prepend='"').punct, Tag(append='"').punct

@@ -6,7 +6,7 @@ import zipfile
 
 import pytest
 
-from gector_punct.tags import tags_from_pair
+from gector_punct.text.tags import tags_from_pair
 from gector_punct_data.corpora import meetings as m
 
 

@@ -4,9 +4,9 @@ import os
 import sys
 
 from conftest import ROOT
-from gector_punct.config import DecodeConfig
-from gector_punct.metrics import IWSLT_CLASSES, labels_from_words
-from gector_punct.predictor import Punctuator
+from gector_punct.model.config import DecodeConfig
+from gector_punct.scoring.metrics import IWSLT_CLASSES, labels_from_words
+from gector_punct.prediction.punctuator import Punctuator
 
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import model_report  # noqa: E402

@@ -10,10 +10,11 @@ import pytest
 import torch
 
 from conftest import ROOT, write_tagged
-from gector_punct.encoding import load_tokenizer, resolve_encoder
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import make_source
-from gector_punct.vocabulary import DETECT_HEAD, PUNCT_HEAD
+from gector_punct.encoders.registry import resolve_encoder
+from gector_punct.model.windows import load_tokenizer
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import make_source
+from gector_punct.model.vocabulary import DETECT_HEAD, PUNCT_HEAD
 
 TINY_XLMR = {"model_type": "xlm-roberta", "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2,
              "intermediate_size": 64, "vocab_size": 250002, "max_position_embeddings": 130, "pad_token_id": 1}
@@ -56,7 +57,7 @@ def chinese_pairs(n: int, seed: int) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def xlmr_tagger(e5_path, tmp_path_factory):
-    from gector_punct.trainer import TrainOptions, train
+    from gector_punct.training.trainer import TrainOptions, train
 
     work = tmp_path_factory.mktemp("zh")
     paths = {name: write_tagged(work, name, chinese_pairs(n, seed)) for name, n, seed in (("train", 300, 1), ("dev", 40, 2))}
@@ -83,7 +84,7 @@ def test_a_run_of_characters_is_read_as_the_encoder_pieces_it_makes(e5_path):
     """``北京`` is one piece of e5's vocabulary: 京 reads it, 北 shares it and is owned by no window (no mark
     inside a piece), and the window holds the pieces the tokenizer makes of the unsplit text, without the
     lone word-boundary piece."""
-    from gector_punct.encoding import TextEncoder
+    from gector_punct.model.windows import TextEncoder
 
     encoder = TextEncoder(load_tokenizer(e5_path), 64, 5)
     words = list("我想去北京")

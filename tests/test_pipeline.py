@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from gector_punct.pipeline import predict_chunks
+from gector_punct.prediction.pipeline import predict_chunks
 
 LINES = ["so i went to new york last tuesday did you", "", "   ", "hello how are you, i am fine thanks",
          "we met in the u.k. last year", "call me at five five five one two three four",

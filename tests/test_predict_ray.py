@@ -12,8 +12,8 @@ import time
 import pytest
 
 from conftest import ROOT
-from gector_punct.chunks import word_chunks
-from gector_punct.folder_prediction import ChunkRestorer, FileWriter, LineFormat, read_chunks
+from gector_punct.prediction.chunks import word_chunks
+from gector_punct.prediction.folders import ChunkRestorer, FileWriter, LineFormat, read_chunks
 
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 from benchmark_cli import asr_lines  # noqa: E402

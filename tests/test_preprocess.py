@@ -6,10 +6,10 @@ import sys
 import pytest
 
 from conftest import ROOT
-from gector_punct.io import InputError, atomic_write, read_lines
-from gector_punct.preprocess import preprocess_files
-from gector_punct.reader import DatasetReader
-from gector_punct.tags import parse_tagged
+from gector_punct.text.files import InputError, atomic_write, read_lines
+from gector_punct.dataset.preprocess import preprocess_files
+from gector_punct.dataset.reader import DatasetReader
+from gector_punct.text.tags import parse_tagged
 
 
 def write(path, text, mode="w"):

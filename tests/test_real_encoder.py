@@ -1,9 +1,9 @@
 """One path on the real pretrained all-MiniLM-L6-v2 encoder (from the pip package, offline)."""
 import os
 
-from gector_punct.model import ModelConfig, Seq2Labels
-from gector_punct.predictor import Punctuator
-from gector_punct.trainer import TrainOptions, Trainer
+from gector_punct.model.tagger import ModelConfig, Seq2Labels
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.training.trainer import TrainOptions, Trainer
 
 
 def test_real_encoder_trains_saves_small_and_loads(learnable_data, encoder_name, tmp_path):

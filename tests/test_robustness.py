@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
-from gector_punct.encoding import reading_form
-from gector_punct.existing import caseless_line, constrain_line, prepare, word_kind
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import UPPER, Tag, apply_tags, make_source, split_edges
-from gector_punct.units import split_units
+from gector_punct.model.windows import reading_form
+from gector_punct.text.existing import caseless_line, constrain_line, prepare, word_kind
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import UPPER, Tag, apply_tags, make_source, split_edges
+from gector_punct.text.units import split_units
 
 FUZZ_EXAMPLES = int(os.environ.get("GECTOR_FUZZ_EXAMPLES", "60"))  # the long run: GECTOR_FUZZ_EXAMPLES=5000
 
@@ -133,7 +133,7 @@ def test_any_unicode_line_gives_one_line_with_its_words(random_editor, lines, mo
 def model_copy(tmp_path_factory):
     """A complete, readable tiny model folder to break in various ways."""
     from conftest import tiny_tagger
-    from gector_punct.vocabulary import Vocabulary
+    from gector_punct.model.vocabulary import Vocabulary
 
     folder = tmp_path_factory.mktemp("models") / "good"
     vocab = Vocabulary({"labels": ["$KEEP", "$APPEND_."], "case_tags": ["$KEEP"], "d_tags": ["CORRECT", "INCORRECT"]})

@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("num2words")
 
-from gector_punct.tags import make_source, tags_from_pair  # noqa: E402
+from gector_punct.text.tags import make_source, tags_from_pair  # noqa: E402
 from gector_punct_data.corpora.shaping import partial_source, shape_pair  # noqa: E402
 from gector_punct_data.corpora.spoken import speak_line, spoken_words  # noqa: E402
 

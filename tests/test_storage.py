@@ -1,11 +1,11 @@
-"""gector_punct/storage.py: what a compact model folder stores over the pretrained encoder, and that loading
+"""gector_punct/model/storage.py: what a compact model folder stores over the pretrained encoder, and that loading
 rebuilds it: the best rank-r delta (float16 factors), the same within int8 rounding (int8 factors, half the
 bytes), unchanged weights left out, vectors and small matrices whole; the fingerprint that names the base
 weights."""
 import pytest
 import torch
 
-from gector_punct.storage import LOWRANK_A, LOWRANK_B, base_fingerprint, expand_lowrank, lowrank_state
+from gector_punct.model.storage import LOWRANK_A, LOWRANK_B, base_fingerprint, expand_lowrank, lowrank_state
 
 
 def _weights(seed: int = 0):

@@ -10,17 +10,17 @@ import pytest
 import torch
 
 from conftest import FILLERS, ROOT, TINY_ENCODER, tiny_tagger, write_pairs
-from gector_punct.batch import Batch
-from gector_punct.encoding import collate
-from gector_punct.evaluation import score_conversion
-from gector_punct.model import Seq2Labels
-from gector_punct.predictor import Punctuator
-from gector_punct.preprocess import preprocess_files
-from gector_punct.reader import DatasetReader, Instance, read_tasks
-from gector_punct.tags import DELETE, KEEP, Tag, parse_tagged, tags_from_pair
-from gector_punct.tasks import parse_tasks, switch_states
-from gector_punct.trainer import Trainer, TrainOptions, train
-from gector_punct.vocabulary import PUNCT_HEAD, Vocabulary
+from gector_punct.model.batch import Batch
+from gector_punct.model.windows import collate
+from gector_punct.scoring.evaluation import score_conversion
+from gector_punct.model.tagger import Seq2Labels
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.dataset.preprocess import preprocess_files
+from gector_punct.dataset.reader import DatasetReader, Instance, read_tasks
+from gector_punct.text.tags import DELETE, KEEP, Tag, parse_tagged, tags_from_pair
+from gector_punct.text.tasks import parse_tasks, switch_states
+from gector_punct.training.trainer import Trainer, TrainOptions, train
+from gector_punct.model.vocabulary import PUNCT_HEAD, Vocabulary
 
 @pytest.fixture(scope="session")
 def trained_switching(switching_data, encoder_name, tmp_path_factory):
@@ -103,8 +103,8 @@ def test_deletion_is_neither_predicted_nor_taught_with_disf_off(switching_data):
         if name != "disf":
             assert float(out[PUNCT_HEAD.probs_key][..., delete].detach().max()) == 0.0
     assert grads["punc"] == 0.0 and grads["none"] == 0.0 and grads["disf"] > 0.0, grads
-    from gector_punct.reader import word_labels
-    from gector_punct.vocabulary import IGNORE
+    from gector_punct.dataset.reader import word_labels
+    from gector_punct.model.vocabulary import IGNORE
     none = instances["none"][0]
     assert {lab[:3] for lab in word_labels(vocab, none.words, none.tags, none.tasks)} == {(IGNORE,) * 3}
 
@@ -159,8 +159,8 @@ def test_tasks_travel_with_the_data(switching_data, tmp_path):
 
 def test_deleted_words_pass_on_their_context():
     instance = Instance("it ends uh so".split(), tags_from_pair("it ends uh so".split(), "it ends. So", deletions=True))
-    from gector_punct.reader import word_labels
-    from gector_punct.tags import END_CONTEXT
+    from gector_punct.dataset.reader import word_labels
+    from gector_punct.text.tags import END_CONTEXT
     vocab = Vocabulary.from_tags([instance.tags])
     contexts = [lab[-1] for lab in word_labels(vocab, instance.words, instance.tags)]
     assert contexts[1] == contexts[2] == END_CONTEXT  # "so" is told a sentence ended, across the deleted "uh"
@@ -171,8 +171,8 @@ def test_kept_disfluencies_teach_punctuation_around_them(tmp_path):
     """A punctuation set over disfluent speech (--kept_disfluencies): the disfluent word is aligned as
     $DELETE, but with the disf task off it teaches nothing (every head unknown), and the words around it get
     the fluent target's marks."""
-    from gector_punct.reader import word_labels
-    from gector_punct.vocabulary import IGNORE
+    from gector_punct.dataset.reader import word_labels
+    from gector_punct.model.vocabulary import IGNORE
     src, tgt = write_pairs(tmp_path, "kept", [("it ends uh so we went", "It ends. So we went.")])
     with pytest.raises(Exception, match=r"kept\.src:1"):
         preprocess_files(src, tgt, tasks=parse_tasks("punc"))  # without the flag, a left-out word is an error
@@ -254,7 +254,7 @@ def test_evaluate_switching_script(trained_switching, switching_data, tmp_path):
 def test_oracle_modes_take_the_gold_deletions(trained_switching, switching_data):
     """With gold deletions imposed, every oracle mode deletes exactly the gold words, whatever the model or the
     line's error probability (a threshold no word reaches); the joint pass keeps its own marks elsewhere."""
-    from gector_punct.config import DecodeConfig
+    from gector_punct.model.config import DecodeConfig
     from gector_punct_data.conversion import convert
     lines = [s.split() for s, _ in switching_data["joint_pairs"][:20]]
     gold = [[w in FILLERS for w in line] for line in lines]
@@ -278,7 +278,7 @@ def test_deletion_is_decided_against_everything_else(encoder_name):
     """With disf a word goes when P($DELETE) beats all the other labels together (the decision the
     disfluency data teaches: a kept word's target is only "not deleted"), not when it beats the likeliest
     single label, and not against $KEEP with its confidence bonus; ``deletion_threshold`` moves the bar."""
-    from gector_punct.config import DecodeConfig
+    from gector_punct.model.config import DecodeConfig
 
     names = [KEEP, "$APPEND_,", "$APPEND_.", DELETE]
     vocab = Vocabulary({"labels": names, "case_tags": [KEEP], "d_tags": ["CORRECT", "INCORRECT"]})
@@ -304,8 +304,8 @@ def test_off_tasks_unchanged_teaches_the_words_that_stay_their_tags(switching_da
     """With punc off a word that stays is taught only "not deleted" (KEPT) by default; with
     off_tasks="unchanged" its whole tag (no mark added: seed 001's reading of an off switch). A deleted word
     is taught $DELETE either way, and a disfluency kept in a punctuation set teaches nothing either way."""
-    from gector_punct.reader import word_labels
-    from gector_punct.vocabulary import IGNORE, KEPT
+    from gector_punct.dataset.reader import word_labels
+    from gector_punct.model.vocabulary import IGNORE, KEPT
     disf = DatasetReader().read(switching_data["disf"])
     vocab = Vocabulary.from_tags(i.tags for i in disf)
     line = next(i for i in disf if any(t.deletes for t in i.tags))
@@ -362,7 +362,7 @@ def test_no_conversion_lines_are_drawn_when_they_teach(switching_data):
 def test_class_weights_do_not_depend_on_what_off_tasks_teach(switching_data):
     """The punctuation labels' class weights count marks where punc is on: teaching "unchanged" with punc off
     (many more $KEEP targets) must not change them."""
-    from gector_punct.trainer import label_weights
+    from gector_punct.training.trainer import label_weights
     instances = [i for name in ("disf", "punc", "none") for i in DatasetReader().read(switching_data[name])[:40]]
     vocab = Vocabulary.from_tags(i.tags for i in instances)
     model = tiny_tagger(vocab, switches=("disf", "punc"))

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from gector_punct.tags import make_source
+from gector_punct.text.tags import make_source
 from gector_punct_data.corpora import switchboard
 from gector_punct_data.corpora import switching as sw
 from test_disfluency import SIDE_A, SIDE_B, STATS, TOP

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED
-from gector_punct.units import narrow_marks, split_units
-from gector_punct.tags import (CASE_UNKNOWN, KEEP, AlignmentError, Tag, apply_tags, format_tagged, make_source,
+from gector_punct.text.units import narrow_marks, split_units
+from gector_punct.text.tags import (CASE_UNKNOWN, KEEP, AlignmentError, Tag, apply_tags, format_tagged, make_source,
                                parse_tagged, split_edges, tags_from_pair)
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzéàüßçñ"

@@ -6,15 +6,15 @@ import pytest
 import torch
 
 from conftest import TINY_ENCODER, score_text, tiny_tagger
-from gector_punct.batch import Batch
-from gector_punct.encoding import START_TOKEN, collate
-from gector_punct.evaluation import evaluate_instances
-from gector_punct.model import DecodeConfig, Seq2Labels
-from gector_punct.predictor import Punctuator, split_sentences
-from gector_punct.reader import DatasetReader, word_labels
-from gector_punct.tags import CASE_UNKNOWN, Tag
-from gector_punct.trainer import TrainOptions, Trainer, parameter_groups, train
-from gector_punct.vocabulary import HEADS, PUNCT_HEAD, Vocabulary
+from gector_punct.model.batch import Batch
+from gector_punct.model.windows import START_TOKEN, collate
+from gector_punct.scoring.evaluation import evaluate_instances
+from gector_punct.model.tagger import DecodeConfig, Seq2Labels
+from gector_punct.prediction.punctuator import Punctuator, split_sentences
+from gector_punct.dataset.reader import DatasetReader, word_labels
+from gector_punct.text.tags import CASE_UNKNOWN, Tag
+from gector_punct.training.trainer import TrainOptions, Trainer, parameter_groups, train
+from gector_punct.model.vocabulary import HEADS, PUNCT_HEAD, Vocabulary
 
 
 def dev_f1(punctuator, dev_pairs):

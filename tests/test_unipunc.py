@@ -11,17 +11,17 @@ import torch
 from safetensors import safe_open
 
 from conftest import ROOT, TINY_ENCODER, tiny_tagger, write_pairs
-from gector_punct.audio import parse_spec
-from gector_punct.audio_data import AudioLines
-from gector_punct.batch import Batch
-from gector_punct.bootstrapper import text_fractions
-from gector_punct.config import AcousticConfig
-from gector_punct.encoding import collate
-from gector_punct.model import Seq2Labels
-from gector_punct.predictor import Punctuator
-from gector_punct.preprocess import preprocess_files
-from gector_punct.trainer import TrainOptions, train
-from gector_punct.vocabulary import Vocabulary
+from gector_punct.audio.waves import parse_spec
+from gector_punct.model.audio_windows import AudioLines
+from gector_punct.model.batch import Batch
+from gector_punct.audio.bootstrapper import text_fractions
+from gector_punct.audio.config import AcousticConfig
+from gector_punct.model.windows import collate
+from gector_punct.model.tagger import Seq2Labels
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.dataset.preprocess import preprocess_files
+from gector_punct.training.trainer import TrainOptions, train
+from gector_punct.model.vocabulary import Vocabulary
 
 WAV = os.path.join(ROOT, "tests", "data", "speech.wav")
 SMALL = {"extractor": "fbank", "dim": 16, "attention_dim": 16, "heads": 2, "layers": 2, "dropout": 0.0}
@@ -181,7 +181,7 @@ def test_training_mixed_data_with_cached_features(encoder_name, tmp_path, capsys
 
 
 def test_shipped_audio_model_listens_to_the_example():
-    from gector_punct.audio import read_audio_list
+    from gector_punct.audio.waves import read_audio_list
 
     folder = os.path.join(ROOT, "models", "audio_en")
     assert sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(folder) for f in files) < 10 * 2**20

@@ -1,4 +1,4 @@
-"""Tagging units in every script (gector_punct/units.py) and the tag set over them: Chinese gets a unit per
+"""Tagging units in every script (gector_punct/text/units.py) and the tag set over them: Chinese gets a unit per
 character and full-width marks, never a space between characters; Spanish gets ¿ ... ? pairs; dotted
 acronyms are one word with $ACRONYM. tags_from_pair / apply_tags stay exact inverses on real lines."""
 import os
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import SHARED
-from gector_punct.tags import ACRONYM, Tag, apply_tags, make_source, tags_from_pair
-from gector_punct.units import is_wide, join_units, narrow_marks, split_units, unit_spacing
+from gector_punct.text.tags import ACRONYM, Tag, apply_tags, make_source, tags_from_pair
+from gector_punct.text.units import is_wide, join_units, narrow_marks, split_units, unit_spacing
 
 ZH_FILE = os.path.join(SHARED, "data", "iwslt", "iwslt2010_dev_zh.txt")
 # Written for this test (not corpus text): questions, exclamations, quotes, acronyms, numbers.
@@ -116,7 +116,7 @@ def test_chinese_lines_written_with_ascii_marks_come_back_full_width():
 
 
 def test_questions_are_opened_and_unclosed_openings_dropped():
-    from gector_punct.decoding import pair_questions
+    from gector_punct.prediction.decoding import pair_questions
     words = "hola cómo estás bien gracias".split()
     tags = [Tag(append=","), Tag(), Tag(append="?"), Tag(prepend="¿"), Tag(append=".")]
     opening_p = [0.01, 0.6, 0.1, 0.0, 0.0]
@@ -134,7 +134,7 @@ def test_questions_are_opened_and_unclosed_openings_dropped():
 
 
 def test_scoring_matches_a_dotted_reference_acronym_with_its_restored_form(tmp_path):
-    from gector_punct.metrics import labels_from_files
+    from gector_punct.scoring.metrics import labels_from_files
     ref, pred = tmp_path / "ref.txt", tmp_path / "pred.txt"
     ref.write_text("Jackyll, n.d.r.. Senza di te in the U.S.\n", encoding="utf-8")
     pred.write_text("Jackyll, NDR: senza di te in the US.\n", encoding="utf-8")

@@ -2,9 +2,9 @@
 and ends a sentence."""
 from hypothesis import example, given, settings, strategies as st
 
-from gector_punct.decoding import close_utterance
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import UPPER, Tag, apply_tags
+from gector_punct.prediction.decoding import close_utterance
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import UPPER, Tag, apply_tags
 from test_cli import run
 
 comma = Tag(append=",")

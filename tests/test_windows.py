@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import tiny_tagger
-from gector_punct.encoding import TextEncoder, WindowedBatcher, assign_owners, load_tokenizer, plan_windows
-from gector_punct.predictor import Punctuator
-from gector_punct.tags import Tag, split_edges
-from gector_punct.vocabulary import Vocabulary
+from gector_punct.model.windows import TextEncoder, WindowedBatcher, assign_owners, load_tokenizer, plan_windows
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.tags import Tag, split_edges
+from gector_punct.model.vocabulary import Vocabulary
 
 
 @settings(max_examples=300)

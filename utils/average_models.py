@@ -15,7 +15,7 @@ import sys
 
 import torch
 
-from gector_punct.model import Seq2Labels
+from gector_punct.model.tagger import Seq2Labels
 
 MUST_MATCH = ("transformer_model", "switches", "special_tokens_fix", "case_context", "acoustic")
 

@@ -20,10 +20,10 @@ import time
 
 import torch
 
-from gector_punct.encoding import WindowedBatcher
-from gector_punct.predictor import DEFAULT_MODEL, Punctuator
-from gector_punct.runtime import autocast
-from gector_punct.tags import make_source
+from gector_punct.model.windows import WindowedBatcher
+from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
+from gector_punct.encoders.runtime import autocast
+from gector_punct.text.tags import make_source
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -48,7 +48,7 @@ def generated_lines(n_lines: int, long_words: int, seed: int) -> list[str]:
 
 def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
     """Seconds of each stage of ``predict`` (one pass, one after the other) over ``lines``."""
-    from gector_punct.predictor import LinesJob
+    from gector_punct.prediction.punctuator import LinesJob
 
     times, started = {}, time.perf_counter()
 

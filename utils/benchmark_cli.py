@@ -22,7 +22,7 @@ import tempfile
 import time
 
 from benchmark import example_words  # (utils/, this script's folder)
-from gector_punct.predictor import DEFAULT_MODEL
+from gector_punct.prediction.punctuator import DEFAULT_MODEL
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -60,10 +60,10 @@ def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int, dev
     device beforehand, under predict.py's autocast); for an ensemble folder, the sum over its members'."""
     import torch
 
-    from gector_punct.config import model_folders
-    from gector_punct.encoding import WindowedBatcher
-    from gector_punct.model import Seq2Labels
-    from gector_punct.runtime import autocast, pick_device
+    from gector_punct.model.config import model_folders
+    from gector_punct.model.windows import WindowedBatcher
+    from gector_punct.model.tagger import Seq2Labels
+    from gector_punct.encoders.runtime import autocast, pick_device
 
     total, where = 0.0, pick_device(device)
     for folder in model_folders([model_path]):

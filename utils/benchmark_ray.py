@@ -18,8 +18,8 @@ import tempfile
 import time
 
 from benchmark_cli import asr_lines  # (utils/, this script's folder)
-from gector_punct.argtypes import positive_int
-from gector_punct.predictor import DEFAULT_MODEL
+from gector_punct.options.argtypes import positive_int
+from gector_punct.prediction.punctuator import DEFAULT_MODEL
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

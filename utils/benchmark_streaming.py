@@ -17,10 +17,10 @@ import subprocess
 import sys
 import time
 
-from gector_punct.metrics import labels_from_words, score
-from gector_punct.predictor import DEFAULT_MODEL, Punctuator
-from gector_punct.reader import DatasetReader
-from gector_punct.streaming import StreamingPunctuator
+from gector_punct.scoring.metrics import labels_from_words, score
+from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
+from gector_punct.dataset.reader import DatasetReader
+from gector_punct.prediction.streaming import StreamingPunctuator
 
 
 def f1_of(instances, written: list[list[str]]) -> dict:

@@ -19,11 +19,12 @@ import time
 
 import torch
 
-from gector_punct.encoding import DEFAULT_ENCODER, collate
-from gector_punct.preprocess import preprocess_files
-from gector_punct.runtime import autocast
-from gector_punct.tags import make_source
-from gector_punct.trainer import Trainer, TrainOptions
+from gector_punct.encoders.registry import DEFAULT_ENCODER
+from gector_punct.model.windows import collate
+from gector_punct.dataset.preprocess import preprocess_files
+from gector_punct.encoders.runtime import autocast
+from gector_punct.text.tags import make_source
+from gector_punct.training.trainer import Trainer, TrainOptions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

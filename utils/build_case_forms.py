@@ -1,6 +1,6 @@
 #!/usr/bin/env python
 """Write a model folder's case forms (``case_forms.tsv.gz``): how each word is written when it is not
-lower-case, counted in cased training text (``gector_punct.case_forms``; the predictor reads it at load time).
+lower-case, counted in cased training text (``gector_punct.text.case_forms``; the predictor reads it at load time).
 
     python utils/build_case_forms.py --text work/corpora/all.train.tgt --model_path models/default_en
 
@@ -11,9 +11,9 @@ import os
 import sys
 from itertools import islice
 
-from gector_punct.case_forms import FILE_NAME, CaseForms
-from gector_punct.io import InputError, read_lines
-from gector_punct.tags import capitalize, looks_cased
+from gector_punct.text.case_forms import FILE_NAME, CaseForms
+from gector_punct.text.files import InputError, read_lines
+from gector_punct.text.tags import capitalize, looks_cased
 
 
 def cased_lines(paths: list[str]):

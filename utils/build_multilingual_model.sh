@@ -7,7 +7,7 @@
 # it; sources and cleaning in gector_punct_data/corpora/languages.py, data card WORKDIR/data/stats.json), the English of the default model
 # (TED transcripts and cased speech-like text, utils/build_default_model.sh's first steps), and the French
 # real-ASR test set of 4 held-apart meetings (utils/prepare_french_asr.py; test only).
-# Encoder: multilingual-e5-small, built once from the pip packages in requirements.txt (gector_punct/e5.py).
+# Encoder: multilingual-e5-small, built once from the pip packages in requirements.txt (gector_punct/encoders/pip_e5.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-work/multilingual}
@@ -82,7 +82,7 @@ python utils/compress_model.py --model_path "$W/zh_stage4_avg" --output models/m
 # Decoding adds 0.15 to $KEEP: chosen from 0, 0.15, 0.3 by the mean punctuation F1 over the selection lines
 # (utils/evaluate_languages.py on the first 150 dev lines of each set, --predict_args "--additional_confidence B").
 # question_opening stays at its default, 0.5.
-python -c "from gector_punct.config import DecodeConfig, store_decode_defaults as store
+python -c "from gector_punct.model.config import DecodeConfig, store_decode_defaults as store
 store('models/multilingual.new', DecodeConfig(additional_confidence=0.15))"
 rm -rf models/multilingual && mv models/multilingual.new models/multilingual
 SETS=""

@@ -14,7 +14,7 @@
 #               train lines, and the same lines with generated disfluencies that teach nothing themselves:
 #               gen_punc; punc on, disf off), no conversion (restored cased text; both off). disf,punc
 #               together is never trained; with disf off, $DELETE is out of the softmax (Seq2Labels).
-#               The single-task models are its teachers (gector_punct/distillation.py, share 0.5); the punc
+#               The single-task models are its teachers (gector_punct/training/distillation.py, share 0.5); the punc
 #               teacher also teaches the marks of the words a disf window keeps, reading it fluent.
 set -euo pipefail
 cd "$(dirname "$0")/.."

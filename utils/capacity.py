@@ -12,7 +12,7 @@ utils/benchmark_ray.py, utils/benchmark_cli.py).
 import argparse
 import sys
 
-from gector_punct.argtypes import positive_float, positive_int
+from gector_punct.options.argtypes import positive_float, positive_int
 
 
 def archive_words(hours_of_speech: float, words_per_minute: float) -> float:

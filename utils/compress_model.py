@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Store a fine-tuned model compactly: each changed encoder matrix as a low-rank delta (truncated SVD)
 over the pip-installed pretrained encoder, in float16 (or int8 factors: --lowrank_bits 8); heads and
-vectors as they are (gector_punct/storage.py).
+vectors as they are (gector_punct/model/storage.py).
 
     python utils/compress_model.py --model_path work/model/best --output models/default_en --dev_set dev.tagged
 
@@ -15,10 +15,10 @@ import shutil
 import sys
 import tempfile
 
-from gector_punct.evaluation import evaluate_dev_sets
-from gector_punct.metrics import selection_f1
-from gector_punct.model import Seq2Labels
-from gector_punct.reader import DatasetReader
+from gector_punct.scoring.evaluation import evaluate_dev_sets
+from gector_punct.scoring.metrics import selection_f1
+from gector_punct.model.tagger import Seq2Labels
+from gector_punct.dataset.reader import DatasetReader
 
 
 def folder_size(path: str) -> int:

@@ -25,10 +25,10 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
-from gector_punct.base_encoder import STAND_IN
-from gector_punct.encoding import ENCODER_PACKAGES, resolve_encoder
-from gector_punct.light import load_pretrained_encoder
-from gector_punct.storage import base_fingerprint
+from gector_punct.model.base_encoder import STAND_IN
+from gector_punct.encoders.registry import ENCODER_PACKAGES, resolve_encoder
+from gector_punct.encoders.plain_torch import load_pretrained_encoder
+from gector_punct.model.storage import base_fingerprint
 
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")

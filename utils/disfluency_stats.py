@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-from gector_punct.metrics import deletion_prf
+from gector_punct.scoring.metrics import deletion_prf
 from gector_punct_data.corpora import disfluency, switchboard
 from gector_punct_data.corpora.fetch import describe
 

@@ -13,8 +13,8 @@ import argparse
 import json
 import sys
 
-from gector_punct.io import InputError
-from gector_punct.metrics import (IWSLT_CLASSES, IWSLT_MAP, added_only, format_report, given_marks,
+from gector_punct.text.files import InputError
+from gector_punct.scoring.metrics import (IWSLT_CLASSES, IWSLT_MAP, added_only, format_report, given_marks,
                                   labels_from_files, score)
 
 

@@ -18,9 +18,9 @@ import sys
 import tempfile
 import time
 
-from gector_punct.io import atomic_write, read_all_lines
-from gector_punct.metrics import labels_from_files, score
-from gector_punct.units import split_units
+from gector_punct.text.files import atomic_write, read_all_lines
+from gector_punct.scoring.metrics import labels_from_files, score
+from gector_punct.text.units import split_units
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -23,13 +23,13 @@ import json
 import os
 import sys
 
-from gector_punct.config import DecodeConfig
-from gector_punct.evaluation import evaluate_instances, score_forms
-from gector_punct.io import InputError, atomic_write
-from gector_punct.predictor import Punctuator
-from gector_punct.reader import DatasetReader, Instance
-from gector_punct.tags import looks_cased, tags_from_pair
-from gector_punct.tasks import parse_tasks
+from gector_punct.model.config import DecodeConfig
+from gector_punct.scoring.evaluation import evaluate_instances, score_forms
+from gector_punct.text.files import InputError, atomic_write
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.dataset.reader import DatasetReader, Instance
+from gector_punct.text.tags import looks_cased, tags_from_pair
+from gector_punct.text.tasks import parse_tasks
 from gector_punct_data.conversion import convert, text_scores
 from gector_punct_data.corpora.switching import read_rows
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Score models on the everyday test file: raw lines of everyday speech (phone calls, lectures, meetings,
 spoken numbers, acronyms, brands, partly punctuated lines, questions, symbols, disfluent speech, other
-languages), each with what a careful editor accepts (the format and the checks: gector_punct/everyday.py).
+languages), each with what a careful editor accepts (the format and the checks: gector_punct/scoring/everyday.py).
 
     OMP_NUM_THREADS=1 python utils/everyday_report.py --model_path models/default_en --show_failures
 
@@ -18,11 +18,11 @@ import os
 import sys
 from collections import Counter
 
-from gector_punct.everyday import category, pass_rates, read_records, violations
-from gector_punct.io import atomic_write
-from gector_punct.predictor import (DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, Punctuator,
+from gector_punct.scoring.everyday import category, pass_rates, read_records, violations
+from gector_punct.text.files import atomic_write
+from gector_punct.prediction.punctuator import (DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, Punctuator,
                                     shipped_model)
-from gector_punct.tasks import DEFAULT_TASKS, parse_tasks
+from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

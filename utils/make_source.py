@@ -7,8 +7,8 @@
 import argparse
 import sys
 
-from gector_punct.io import InputError, atomic_write, read_lines
-from gector_punct.tags import make_source
+from gector_punct.text.files import InputError, atomic_write, read_lines
+from gector_punct.text.tags import make_source
 
 
 def main(argv=None) -> int:

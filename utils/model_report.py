@@ -23,12 +23,12 @@ import json
 import sys
 from dataclasses import replace
 
-from gector_punct.evaluation import consistency, score_tags
-from gector_punct.config import DecodeConfig, store_decode_defaults
-from gector_punct.io import atomic_write
-from gector_punct.metrics import format_report, labels_from_words, score
-from gector_punct.predictor import DEFAULT_MODEL, Punctuator
-from gector_punct.reader import DatasetReader, Instance
+from gector_punct.scoring.evaluation import consistency, score_tags
+from gector_punct.model.config import DecodeConfig, store_decode_defaults
+from gector_punct.text.files import atomic_write
+from gector_punct.scoring.metrics import format_report, labels_from_words, score
+from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
+from gector_punct.dataset.reader import DatasetReader, Instance
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)

@@ -14,8 +14,8 @@ import json
 import sys
 from collections import deque
 
-from gector_punct.io import InputError, read_lines
-from gector_punct.tags import make_source
+from gector_punct.text.files import InputError, read_lines
+from gector_punct.text.tags import make_source
 
 
 def ngrams(path: str, n: int):

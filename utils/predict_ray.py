@@ -21,11 +21,11 @@ import os
 import sys
 import time
 
-from gector_punct.argtypes import nonnegative_float, positive_int
-from gector_punct.config import model_folders
-from gector_punct.folder_prediction import (FORMATS, ChunkRestorer, FileWriter, LineFormat, input_names,
+from gector_punct.options.argtypes import nonnegative_float, positive_int
+from gector_punct.model.config import model_folders
+from gector_punct.prediction.folders import (FORMATS, ChunkRestorer, FileWriter, LineFormat, input_names,
                                             pending_names, read_chunks)
-from gector_punct.predict_options import add_decoding_flags, add_model_flags, add_text_flags, choose_model
+from gector_punct.options.prediction import add_decoding_flags, add_model_flags, add_text_flags, choose_model
 
 READERS = 2  # files read at a time (on this machine: reading is light next to the model)
 

@@ -26,9 +26,9 @@ import sys
 import tarfile
 import zipfile
 
-from gector_punct.io import atomic_write
-from gector_punct.tags import make_source
-from gector_punct.units import is_continuous
+from gector_punct.text.files import atomic_write
+from gector_punct.text.tags import make_source
+from gector_punct.text.units import is_continuous
 from gector_punct_data.corpora.clean import RULES, cut_lines, whole_lines, words_of
 from gector_punct_data.corpora.fetch import describe, fetch
 from gector_punct_data.corpora.sources import OPTIONAL, REGISTRY, SOURCES

@@ -14,8 +14,8 @@ import json
 import os
 import statistics
 
-from gector_punct.io import atomic_write
-from gector_punct.tags import AlignmentError, split_edges, tags_from_pair
+from gector_punct.text.files import atomic_write
+from gector_punct.text.tags import AlignmentError, split_edges, tags_from_pair
 from gector_punct_data.corpora import meetings
 from gector_punct_data.corpora.fetch import describe
 

@@ -33,9 +33,9 @@ import sys
 import tarfile
 import zipfile
 
-from gector_punct.io import atomic_write
-from gector_punct.tags import ends_sentence, make_source, split_edges
-from gector_punct.units import join_units, split_units
+from gector_punct.text.files import atomic_write
+from gector_punct.text.tags import ends_sentence, make_source, split_edges
+from gector_punct.text.units import join_units, split_units
 from gector_punct_data.corpora.clean import RULES, line_spans, words_of
 from gector_punct_data.corpora.fetch import describe, fetch
 from gector_punct_data.corpora.languages import MULTI_REGISTRY, OUTPUT_LANGUAGE

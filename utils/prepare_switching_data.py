@@ -34,7 +34,7 @@ import random
 import re
 import sys
 
-from gector_punct.io import InputError, atomic_write
+from gector_punct.text.files import InputError, atomic_write
 from gector_punct_data.corpora import disfluency, switchboard
 from gector_punct_data.corpora import switching as sw
 from gector_punct_data.corpora.fetch import describe

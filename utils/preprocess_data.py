@@ -19,13 +19,13 @@ import argparse
 import os
 import sys
 
-from gector_punct.argtypes import task_set
-from gector_punct.audio import check_audio_list, read_audio_list
-from gector_punct.io import InputError, atomic_write
-from gector_punct.preprocess import preprocess_files
-from gector_punct.tags import parse_tagged
-from gector_punct.tasks import DEFAULT_TASKS, format_tasks
-from gector_punct.vocabulary import Vocabulary
+from gector_punct.options.argtypes import task_set
+from gector_punct.audio.waves import check_audio_list, read_audio_list
+from gector_punct.text.files import InputError, atomic_write
+from gector_punct.dataset.preprocess import preprocess_files
+from gector_punct.text.tags import parse_tagged
+from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks
+from gector_punct.model.vocabulary import Vocabulary
 
 
 def main(argv=None) -> int:

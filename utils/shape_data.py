@@ -11,8 +11,8 @@ import argparse
 import random
 import sys
 
-from gector_punct.argtypes import nonnegative_int, probability
-from gector_punct.io import InputError, atomic_write, read_lines
+from gector_punct.options.argtypes import nonnegative_int, probability
+from gector_punct.text.files import InputError, atomic_write, read_lines
 from gector_punct_data.corpora.shaping import shape_pair
 
 

@@ -4,7 +4,7 @@
 # gen_punc sets (the TED lines with generated disfluencies kept: punc on, disf off, the disfluent words
 # teach nothing), with the generated disfluency set once, and twice as utils/build_switching_model.sh has it.
 # With "distill": the shipped mix (gen.train twice) with the single-task models as teachers
-# (gector_punct/distillation.py), their share of the punctuation loss 0.5 throughout, and 1 falling to 0
+# (gector_punct/training/distillation.py), their share of the punctuation loss 0.5 throughout, and 1 falling to 0
 # (teacher annealing). With "fluent": the 0.5 teachers plus --teacher_marks_with_disf (the punc teacher's
 # marks taught under disf, read from the window without its gold deletions), seeds 1 and 2. Every run is
 # compressed to rank-112 float16 factors (as the model shipped before the averaged one, which the README's

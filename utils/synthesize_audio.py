@@ -25,8 +25,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from gector_punct.audio import SAMPLE_RATE, resample, write_wav
-from gector_punct.io import InputError, atomic_write, read_all_lines
+from gector_punct.audio.waves import SAMPLE_RATE, resample, write_wav
+from gector_punct.text.files import InputError, atomic_write, read_all_lines
 
 
 def synthesise(text: str, voice: str, speed: int, path: str) -> float:

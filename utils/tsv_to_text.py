@@ -11,8 +11,8 @@ import argparse
 import random
 import sys
 
-from gector_punct.io import InputError, atomic_write
-from gector_punct.tsv import read_tsv
+from gector_punct.text.files import InputError, atomic_write
+from gector_punct.scoring.iwslt import read_tsv
 from gector_punct_data.corpora import join_contractions, tsv_to_text
 
 

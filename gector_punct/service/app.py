@@ -26,13 +26,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
-from ..chunks import DEFAULT_CHUNK_WORDS, word_chunks
-from ..predictor import Punctuator
-from .contract import ClientError, Reading, RestoreRequest, read_restore
-from .model_queue import ModelQueue, QueueFull
-from .replies import busy, error
-from .settings import ServiceSettings
-from .streams import StreamSessions
+from gector_punct.prediction.chunks import DEFAULT_CHUNK_WORDS, word_chunks
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.service.contract import ClientError, Reading, RestoreRequest, read_restore
+from gector_punct.service.model_queue import ModelQueue, QueueFull
+from gector_punct.service.replies import busy, error
+from gector_punct.service.settings import ServiceSettings
+from gector_punct.service.streams import StreamSessions
 
 log = logging.getLogger("gector_punct.service")
 

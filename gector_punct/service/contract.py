@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..existing import MODES
-from ..tasks import DEFAULT_TASKS, format_tasks, parse_tasks
+from gector_punct.text.existing import MODES
+from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
 
 DEFAULT_LOOKAHEAD = 8  # predict.py's --lookahead
 

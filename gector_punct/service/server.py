@@ -10,9 +10,9 @@ import logging
 
 import uvicorn
 
-from ..predictor import Punctuator
-from .app import Service
-from .settings import ServiceSettings
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.service.app import Service
+from gector_punct.service.settings import ServiceSettings
 
 log = logging.getLogger("gector_punct.service")
 

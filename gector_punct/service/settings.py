@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..argtypes import nonnegative_int, positive_float, positive_int
-from ..predictor import DEFAULT_MODEL
+from gector_punct.options.argtypes import nonnegative_int, positive_float, positive_int
+from gector_punct.prediction.punctuator import DEFAULT_MODEL
 
 
 def option(default, help: str, type=str, many: bool = False):

@@ -22,9 +22,9 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..streaming import StreamingPunctuator, caption_text
-from .contract import ClientError, read_stream_message, read_stream_query
-from .replies import busy, error
+from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
+from gector_punct.service.contract import ClientError, read_stream_message, read_stream_query
+from gector_punct.service.replies import busy, error
 
 log = logging.getLogger("gector_punct.service")
 GOING_AWAY, POLICY_VIOLATION, INTERNAL_ERROR = 1001, 1008, 1011

@@ -31,7 +31,7 @@ import re
 import xml.etree.ElementTree as ET
 import zipfile
 
-from gector_punct.tags import OPENING, SENTENCE_END, split_edges
+from gector_punct.text.tags import OPENING, SENTENCE_END, split_edges
 
 PACKAGE = ("wheel", "public-meetings", "0.1.0rc3")
 HELD_OUT = 4  # the last 4 meeting ids in sorted order are the test meetings (kept out of training)

@@ -19,7 +19,7 @@ import zipfile
 from html.parser import HTMLParser
 from xml.etree import ElementTree
 
-from gector_punct.units import TO_WIDE
+from gector_punct.text.units import TO_WIDE
 from .clean import CODE_LIKE
 
 CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"

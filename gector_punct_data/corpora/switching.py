@@ -19,8 +19,8 @@ import os
 import random
 from dataclasses import dataclass
 
-from gector_punct.io import InputError, atomic_write, read_lines
-from gector_punct.tags import make_source
+from gector_punct.text.files import InputError, atomic_write, read_lines
+from gector_punct.text.tags import make_source
 from . import disfluency
 
 

@@ -1,4 +1,4 @@
-"""IWSLT token<TAB>LABEL pairs (as ``gector_punct.tsv.read_tsv`` reads them) -> training text lines.
+"""IWSLT token<TAB>LABEL pairs (as ``gector_punct.scoring.iwslt.read_tsv`` reads them) -> training text lines.
 
 ``join_contractions(pairs)``: ``it 's`` -> ``it's``, ``do n't`` -> ``don't``, as ASR writes them
 (``CLITICS``: the split-off endings joined back).
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import random
 
-from gector_punct.tags import ends_sentence
-from gector_punct.tsv import LABEL_MARKS
+from gector_punct.text.tags import ends_sentence
+from gector_punct.scoring.iwslt import LABEL_MARKS
 
 from .clean import line_spans
 

@@ -1,0 +1,115 @@
+"""The pretrained encoder under a tagger: which one a model sits on, the check that a partial model folder is
+loaded over the encoder it was written over, the embedding table's size rule, and which layers are "top".
+
+``encoder_for(config, pretrained, light)`` -> the encoder module; ``installed_fingerprint(config, encoder)`` ->
+the fingerprint of the installed pretrained encoder (remembered in the cache folder, ``remembered_fingerprint``);
+``checked_base(folder, config, storage, encoder)`` -> the
+same, or ``ModelFolderError`` when the folder recorded another;
+``fit_embeddings(encoder, tokenizer)``; ``in_top_layers(name, encoder, k)``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable
+
+from torch import nn
+
+from gector_punct.model.config import ModelConfig, ModelFolderError, WeightStorage
+from gector_punct.encoders.cache import cache_root
+from gector_punct.encoders.registry import resolve_encoder
+from gector_punct.text.files import atomic_write
+from gector_punct.encoders.plain_torch import build_encoder, load_pretrained_encoder
+from gector_punct.encoders.runtime import quiet_transformers
+from gector_punct.model.storage import base_fingerprint
+
+
+def in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:
+    n_layers = encoder.config.num_hidden_layers
+    for part in name.split("."):
+        if part.isdigit() and ".layer." in f".{name}":
+            return int(part) >= n_layers - k
+    return "pooler" in name
+
+
+def encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module:
+    """The encoder a model sits on: the installed pretrained one (a new model; a partial folder, which stores
+    only what training changed), or one of ``encoder_config`` (random for a new model; a full folder's
+    weights load over it). ``light``: without transformers (``light.py``), for prediction."""
+    if light:
+        if pretrained:
+            return load_pretrained_encoder(resolve_encoder(config.transformer_model))
+        return build_encoder(config.encoder_config)
+    from transformers import AutoConfig, AutoModel
+
+    quiet_transformers()
+    if pretrained:
+        return AutoModel.from_pretrained(resolve_encoder(config.transformer_model))
+    return AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
+
+
+STAND_IN = "stand_in.json"  # in an encoder folder rebuilt from a compact copy (utils/device_bundle.py)
+
+
+def installed_fingerprint(config: ModelConfig, encoder: nn.Module) -> str:
+    """The fingerprint of the installed pretrained encoder (as loaded, before any resizing). A folder with a
+    ``stand_in.json`` is a compact copy of an encoder carried to another machine (float16, int8 embeddings:
+    close, not equal): it answers for the encoder it was made from, whose fingerprint the file records, so
+    the models trained over it are stored, and checked here, against the real one."""
+    folder = resolve_encoder(config.transformer_model)
+    path = os.path.join(folder, STAND_IN)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)["base_fingerprint"]
+    return remembered_fingerprint(os.path.join(folder, "model.safetensors"),
+                                  lambda: base_fingerprint(encoder.state_dict()))
+
+
+def remembered_fingerprint(weights: str, compute: Callable[[], str]) -> str:
+    """``compute()``, the fingerprint of the encoder loaded from the file ``weights``, remembered in
+    ``<cache>/fingerprints/`` under the file's real path, size and modification time (hashing all-mpnet-base-v2
+    takes longer than the rest of loading it), and computed again whenever one of them changes. A
+    ``weights`` that is no file (a hub name) is not remembered, nor where the cache cannot be written."""
+    if not os.path.isfile(weights):
+        return compute()
+    weights = os.path.realpath(weights)
+    stat = os.stat(weights)
+    key = {"file": weights, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+    record = os.path.join(cache_root(), "fingerprints", hashlib.sha256(weights.encode()).hexdigest()[:32] + ".json")
+    try:
+        with open(record, encoding="utf-8") as f:
+            known = json.load(f)
+        if {k: known.get(k) for k in key} == key:
+            return known["base_fingerprint"]
+    except (OSError, ValueError, KeyError):
+        pass
+    found = compute()
+    try:
+        with atomic_write(record) as f:
+            json.dump({**key, "base_fingerprint": found}, f)
+    except OSError:
+        pass
+    return found
+
+
+def checked_base(directory: str, config: ModelConfig, storage: WeightStorage, encoder: nn.Module) -> str:
+    """The fingerprint of the pretrained encoder a partial folder's weights go over (``installed_fingerprint``);
+    a folder that recorded another one is refused (one that recorded none is not checked)."""
+    found = installed_fingerprint(config, encoder)
+    if storage.base_fingerprint is not None and storage.base_fingerprint != found:
+        raise ModelFolderError(
+            f"{directory}: its weights are stored over a different {config.transformer_model!r} encoder than the one "
+            f"installed (base_fingerprint {storage.base_fingerprint} in its config.json, {found} installed at "
+            f"{resolve_encoder(config.transformer_model)}); install the encoder it was built on")
+    return found
+
+
+def fit_embeddings(encoder: nn.Module, tokenizer) -> None:
+    """The one rule for the embedding table, at creation and at loading alike: grow it to hold every id of
+    the tokenizer (``$START`` of ``special_tokens_fix``), never shrink it. Hub encoders often have more rows
+    than their tokenizer has tokens (multilingual-e5-small: 250,037 for 250,002; tables padded to a
+    multiple of 8), and the stored weights keep the encoder's own size."""
+    if len(tokenizer) > encoder.get_input_embeddings().num_embeddings:
+        encoder.resize_token_embeddings(len(tokenizer))
+

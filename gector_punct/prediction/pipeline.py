@@ -1,0 +1,115 @@
+"""Chunks of lines restored with the encoder never waiting for the tokeniser or the decoder.
+
+``predict_chunks(punctuator, chunks)`` yields ``punctuator.predict(chunk)`` for each chunk, in order, the
+same lines exactly, but in three stages that overlap, each in a thread of its own: while the encoder runs
+chunk i (its matrix work on all of torch's threads), one thread reads and tokenises chunk i+1 and another
+decodes chunk i-1 (and the caller writes it). The tokenizers library and torch's kernels release the GIL;
+the Python parts of reading and decoding take turns with the little Python that the encoder's loop needs.
+
+Queues of one chunk between the stages bound what is in flight to about four chunks. An exception in any
+stage (a bad input line while reading, say) is raised in the caller at the point where that chunk's result
+would have come, after every earlier chunk's. With ``iteration_count`` > 1 the chunks go one after the
+other (a second pass depends on the first one's decoding); lines with audio are not taken here
+(``predict.py`` gives them to ``predict`` chunk by chunk).
+"""
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterable, Iterator
+
+from gector_punct.prediction.punctuator import LinesJob, Punctuator
+
+_DONE = object()
+
+
+class _Failed:
+    """An exception raised in a stage, carried to the caller in place of that stage's result."""
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
+def _put(out: queue.Queue, item, stop: threading.Event) -> bool:
+    """``item`` into ``out`` once there is room; False if the caller stopped listening first."""
+    while not stop.is_set():
+        try:
+            out.put(item, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _run_stage(source: Iterator, work, out: queue.Queue, stop: threading.Event) -> None:
+    """``work(item)`` for each item of ``source`` into ``out``, then ``_DONE``; a failure (``source``'s or
+    ``work``'s) goes into ``out`` in its place and ends the stage."""
+    try:
+        for item in source:
+            result = item if isinstance(item, _Failed) else work(item)
+            if not _put(out, result, stop) or isinstance(result, _Failed):
+                return
+        _put(out, _DONE, stop)
+    except BaseException as error:  # raised in the caller, in order
+        _put(out, _Failed(error), stop)
+
+
+def _results(q: queue.Queue, stop: threading.Event) -> Iterator:
+    """A stage's results, up to its end or its failure (passed on as the last item), or until the caller
+    stops listening."""
+    while not stop.is_set():
+        try:
+            item = q.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if item is _DONE:
+            return
+        yield item
+        if isinstance(item, _Failed):
+            return
+
+
+def _stage(source: Iterator, work, stop: threading.Event, threads: list[threading.Thread]) -> Iterator:
+    """``work`` over ``source`` in a thread of its own (added to ``threads``), one result ahead of whoever
+    reads it."""
+    out: queue.Queue = queue.Queue(maxsize=1)
+    thread = threading.Thread(target=_run_stage, args=(source, work, out, stop), daemon=True)
+    thread.start()
+    threads.append(thread)
+    return _results(out, stop)
+
+
+def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]]) -> Iterator[list[str]]:
+    """Each chunk's restored lines, in order: ``punctuator.predict(chunk)``, overlapped (module docstring)."""
+    if punctuator.iteration_count != 1:
+        yield from map(punctuator.predict, chunks)
+        return
+
+    def read(lines: list[str]):
+        job = LinesJob(lines, punctuator.existing)
+        words = job.todo_words()
+        return job, words, punctuator.encode(words) if words else None
+
+    def encode(item):
+        job, words, windows = item
+        return job, words, punctuator.probabilities(words, windows=windows) if words else None
+
+    def finish(item) -> list[str]:
+        job, words, probabilities = item
+        if words:
+            punctuator.apply_pass(job, probabilities)
+        return job.written()
+
+    stop, threads, completed = threading.Event(), [], False
+    try:
+        for item in _stage(_stage(_stage(iter(chunks), read, stop, threads), encode, stop, threads), finish, stop,
+                           threads):
+            if isinstance(item, _Failed):
+                raise item.error
+            yield item
+        completed = True
+    finally:  # the stages end before the caller goes on (a thread left inside torch aborts the process at its
+        stop.set()  # exit); after a failure or Ctrl-C, one blocked reading a terminal is not waited for long
+        for thread in threads:
+            thread.join(None if completed else 10)
+

@@ -1,0 +1,318 @@
+"""Predictor: raw lines in, restored lines out. ``Punctuator.load(path).predict(["so i went ..."])``.
+
+``Punctuator(models, ...)`` takes one or more ``Seq2Labels`` (several = an ensemble: per-word probabilities
+are averaged by label name, so models with different encoders and vocabularies combine).
+``predict(lines) -> lines``: one output line per input line; an empty or whitespace-only line comes back
+as it is; any length works (long lines are windowed, see ``encoding``). The words themselves never change
+except in case, or vanish when the ``disf`` task is on and the model tags them ``$DELETE``.
+
+Tasks (``tasks``, see ``gector_punct.text.tasks``; default ``punc``): a model with switching tokens is told
+which are on; whatever the model, a task that is off changes nothing (``punc`` off: the input's marks and
+case stay; ``disf`` off: no word is deleted), and ``disf`` needs a model that has ``$DELETE``.
+``predict_tags(list of word lists) -> list of Tag lists`` is the same without writing text.
+``restore_words(words) -> words`` restores one stream of words word for word (subtitles); every path writes
+with ``tags.written_forms`` over a line's units (``units.split_units``), as ``predict`` does.
+
+Decoding (``DecodeConfig``, as in GECToR; the policy is ``decoding``'s): ``decode`` defaults to the first
+model's own settings. ``probabilities`` gives each head's per-word probabilities by head name, and
+``decode`` turns them into tags. What the input already carries is treated by ``existing`` (``keep``: its marks and case are given; ``strip``: removed
+and restored afresh), and no word gets an edit it cannot take (a second mark, a URL's case ...; see
+``existing``). ``iteration_count`` > 1 tags again the lines that the previous pass changed.
+
+Audio (UniPunc models): ``predict(lines, audio)`` / ``predict_tags(word_lines, audio)`` take one audio per
+line (an ``AudioSpec``, a ``path`` or ``path:offset:frames`` string, or None); a line without audio, and
+every line given to a text-only model, is predicted from its words alone. ``audio_cache`` keeps extracted
+features on disk; ``skip_bad_audio`` predicts a line whose audio is missing or unreadable without it
+(else ``AudioError``).
+
+``quantize=True`` (CPU only) runs the encoders' linear layers in dynamic int8 (weights int8, activations
+quantised per batch); ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize`` measure
+what it gains in speed and costs in F1 (README).
+"""
+from __future__ import annotations
+
+import copy
+import os
+import warnings
+
+import torch
+
+from gector_punct.audio.waves import AudioSpec, parse_spec
+from gector_punct.model.audio_windows import AudioLines
+from gector_punct.audio.bootstrapper import text_fractions
+from gector_punct.text.case_forms import CaseForms
+from gector_punct.model.config import DecodeConfig, is_ensemble, model_folders, read_ensemble
+from gector_punct.model.windows import Window, WindowedBatcher
+from gector_punct.model.tagger import Batch, Seq2Labels
+from gector_punct.encoders.runtime import autocast, pick_device, threads_for
+from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
+from gector_punct.text.existing import MODES, prepare, prepare_spaced, strip_word
+from gector_punct.text.tags import MARK_CONTEXTS, Tag, ends_sentence, split_edges, written_forms
+from gector_punct.text.units import join_units, split_units, unit_spacing
+from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks, switch_states
+from gector_punct.model.vocabulary import CASE_HEAD, HEADS
+
+MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "models")
+DEFAULT_MODEL = os.path.join(MODELS, "default_en")
+SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
+MULTILINGUAL_MODEL = os.path.join(MODELS, "multilingual")  # zh, fr, de, es, it and en
+
+
+def shipped_model(tasks: frozenset[str]) -> str:
+    """The shipped model folder that can do ``tasks`` (what ``predict.py`` runs without --model_path):
+    the switching model when ``disf`` is asked, else the default English model."""
+    return SWITCHING_MODEL if "disf" in tasks else DEFAULT_MODEL
+
+
+class Punctuator:
+    """Restores lines with one or more trained taggers. ``Punctuator.load()`` takes the shipped model;
+    ``predict(lines) -> lines``, ``restore_words(words) -> words``, ``predict_tags(word lines) -> tags``;
+    settings: ``decode`` (DecodeConfig), ``existing`` (keep | strip), ``iteration_count``, ``batch_size``,
+    ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``, ``case_forms``
+    (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
+    ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
+    recognisers emit them (``decoding.close_utterance``: its first word starts upper-case, its last word
+    ends a sentence with the mark the model likes best); with ``fragments=True`` lines are pieces of a
+    stream cut anywhere, and nothing is forced at their edges (the reading of the dev sets' lines)."""
+
+    def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None, iteration_count: int = 1,
+                 batch_size: int = 32, max_len: int | None = None, tasks: frozenset[str] | str = DEFAULT_TASKS,
+                 device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
+                 skip_bad_audio: bool = False, existing: str = "keep", case_forms: CaseForms | None = None,
+                 fragments: bool = False):
+        self.models, self.case_forms = models, case_forms
+        self._set_reading(tasks, existing, fragments)
+        self.decode_config = decode or models[0].config.decode
+        self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
+        self.iteration_count, self.batch_size = iteration_count, batch_size
+        self.device = pick_device(device)
+        if quantize and self.device.type != "cpu":
+            raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")
+        self.encoders = []
+        for model in models:
+            model.to(self.device).eval()
+            if quantize:
+                quantize_encoder(model)
+            self.encoders.append(model.text_encoder(max_len))
+        # The ensemble's label spaces, per head: the union of the models' labels, by name.
+        self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
+
+    def _set_reading(self, tasks: frozenset[str] | str, existing: str, fragments: bool) -> None:
+        """How lines are read (``tasks``, ``existing``, ``fragments``), each value checked (ValueError)."""
+        if existing not in MODES:
+            raise ValueError(f"unknown existing-text mode {existing!r} (one of {', '.join(MODES)})")
+        tasks = parse_tasks(tasks) if isinstance(tasks, str) else frozenset(tasks)  # "disf,punc" or a set
+        if "disf" in tasks and not any("disf" in m.tasks for m in self.models):
+            raise ValueError("the disf task needs a model that deletes words ($DELETE); this one was trained "
+                             "without disfluency data (models/switch_en has it)")
+        self.tasks, self.existing, self.fragments = tasks, existing, fragments
+
+    def reading(self, tasks: frozenset[str] | str, existing: str, fragments: bool) -> Punctuator:
+        """This predictor reading lines with other ``tasks``, ``existing`` and ``fragments`` (checked as the
+        constructor checks them): a shallow copy sharing the models, encoders and every other setting, so it
+        restores exactly as a predictor loaded with those settings would."""
+        view = copy.copy(self)
+        view._set_reading(tasks, existing, fragments)
+        return view
+
+    @classmethod
+    def load(cls, paths: str | list[str] = DEFAULT_MODEL, vocab_path: str | None = None, **options) -> Punctuator:
+        """Model folder(s) (default: the shipped English model) -> a predictor; ``options`` as for the
+        constructor. An ensemble folder (``config.EnsembleConfig``) stands for its members; when it comes
+        first, its decoding defaults are the predictor's. Encoders load without transformers where they
+        can (``light.py``: BERT, MPNet)."""
+        paths = [paths] if isinstance(paths, str) else list(paths)
+        folders = model_folders(paths)
+        light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers
+        options.setdefault("case_forms", CaseForms.load(folders[0]))
+        if is_ensemble(paths[0]) and options.get("decode") is None:
+            options["decode"] = read_ensemble(paths[0]).decode
+        return cls([Seq2Labels.load(p, vocab_path, light=light) for p in folders], **options)
+
+    def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
+        if isinstance(lines, str):
+            raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
+        job = LinesJob(lines, self.existing)
+        for _ in range(self.iteration_count):
+            if not job.todo:
+                break
+            todo_audio = [audio[i] for i in job.todo] if audio else None
+            self.apply_pass(job, self.probabilities(job.todo_words(), todo_audio))
+        return job.written()
+
+    def apply_pass(self, job: LinesJob, probabilities: Probabilities) -> None:
+        """One pass over ``job``'s lines still to do: their tags decoded from ``probabilities`` (of
+        ``job.todo_words()``), each line read as ``fragments`` says, and applied."""
+        job.apply(self.decode(job.todo_words(), probabilities, whole=not self.fragments))
+
+    def restore_words(self, words: list[str]) -> list[str | None]:
+        """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
+        written form, or None where it vanishes (a marks-only token under ``strip``, a ``$DELETE``)."""
+        units = self.read_units(words)
+        line = self.tagger_line([unit for word in units for unit in word])
+        forms = written_forms(line, self.predict_tags([line])[0]) if line else []
+        return words_written(units, forms)
+
+    def read_units(self, words: list[str]) -> list[list[str]]:
+        """Each word's units (``units.split_units``: a Chinese word's characters), under ``existing="strip"``
+        without their marks and case, a unit of marks only left out (``existing.strip_word``)."""
+        units = [split_units(word) for word in words]
+        if self.existing == "strip":
+            return [[unit for unit in map(strip_word, word) if unit] for word in units]
+        return units
+
+    def tagger_line(self, units: list[str]) -> list[str]:
+        """A line's units (``read_units``) as the tagger reads them: under ``existing="keep"`` a line whose
+        case says nothing is lower-cased first (``existing.prepare``)."""
+        return prepare(units, "keep") if self.existing == "keep" else units
+
+    def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
+                     whole: bool = False, deletions: list[list[bool]] | None = None,
+                     given: list[list[Tag]] | None = None, opens: bool = False) -> list[list[Tag]]:
+        """Each line's tags (``decode`` of ``probabilities``); ``given``: per line, its first words' tags."""
+        return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole, deletions=deletions,
+                           given=given, opens=opens)
+
+    def encode(self, word_lines: list[list[str]]) -> list[list[Window]]:
+        """The lines' windows (``encoding.Window``), one list per model: the tokeniser's part of
+        ``probabilities``, which a pipeline (``pipeline.predict_chunks``) runs ahead of the encoder."""
+        return [encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
+                for model, encoder in zip(self.models, self.encoders)]
+
+    @torch.inference_mode()
+    def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
+                      windows: list[list[Window]] | None = None) -> Probabilities:
+        """The ensemble's probabilities of every word of every line, by head name (``decoding.Probabilities``):
+        the mean of its models', columns in ``self.names`` order; the lines' words one after the other
+        (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``). ``windows``: the lines'
+        ``encode``, when it was done beforehand."""
+        offsets = [0]
+        for words in word_lines:
+            offsets.append(offsets[-1] + len(words))
+        windows = windows or self.encode(word_lines)
+        return mean_probabilities([self._model_probabilities(model, model_windows, word_lines, offsets, audio)
+                                   for model, model_windows in zip(self.models, windows)])
+
+    def _model_probabilities(self, model: Seq2Labels, windows: list[Window], word_lines: list[list[str]],
+                             offsets: list[int], audio=None) -> Probabilities:
+        columns = {h.name: torch.tensor([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)])
+                   for h in HEADS}
+        contexts = len(MARK_CONTEXTS)
+        # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
+        out = no_edit_probabilities(self.names, offsets[-1], contexts)
+        sound = fractions = None
+        if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
+            specs = [parse_spec(a) if isinstance(a, str) else a for a in (audio or [None] * len(word_lines))]
+            sound = AudioLines(model.acoustic, specs, cache_dir=self.audio_cache, skip_bad=self.skip_bad_audio)
+            fractions = [text_fractions(words) for words in word_lines]
+        for indices, batch in WindowedBatcher(windows, self.batch_size, pad_id=model.pad_id):
+            width = batch["word_starts"].shape[1]
+            if sound is not None:
+                batch.update(sound.batch(windows, indices, fractions))
+            batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
+            with autocast(self.device), threads_for(batch["input_ids"].numel(), self.device):
+                result = model(Batch.of(batch))
+            rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
+            for row, index in enumerate(indices):
+                w = windows[index]
+                base = offsets[w.line] + w.start
+                for j, owned in enumerate(w.owned):
+                    if owned:
+                        rows.append(row * width + j)
+                        targets.append(base + j)
+            rows_t, targets_t = torch.tensor(rows), torch.tensor(targets)
+            for head in HEADS:  # columns: the ensemble's label order
+                table, cols = out[head.name], columns[head.name]
+                values = result[head.probs_key].float().cpu().flatten(0, 1)[rows_t]
+                if head is CASE_HEAD:
+                    values = values if values.dim() == 3 else values.unsqueeze(1).expand(-1, contexts, -1)
+                    table[targets_t[:, None, None], torch.arange(contexts)[None, :, None], cols[None, None, :]] = values
+                else:
+                    table[targets_t.unsqueeze(1), cols] = values
+        return out
+
+    def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
+               decode: DecodeConfig | None = None, whole: bool = False,
+               deletions: list[list[bool]] | None = None, given: list[list[Tag]] | None = None,
+               opens: bool = False) -> list[list[Tag]]:
+        """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's), by the
+        policy of ``decoding.decode_lines`` (deletion, punctuation, then case in the context of the word
+        before; a word after a sentence end the tagger added starts upper-case) with this predictor's tasks
+        and case forms. ``whole``: each line is a whole utterance (``decoding.close_utterance``); ``opens``:
+        each line begins one (``decoding.open_utterance``).
+        ``deletions`` (per line, per word): which words go, given (an oracle's, for analysis) instead of
+        decided, whatever the tasks. ``given`` (per line): the tags of its first words, decided earlier."""
+        return decode_lines(word_lines, probabilities, self.names, self.tasks, decode or self.decode_config,
+                            self.case_forms, whole, deletions, given, opens)
+
+
+class LinesJob:
+    """Lines on their way through ``Punctuator.predict``: each line's words (``existing.prepare_spaced``)
+    and spacing, which lines still take a pass (``todo``: at first those with words), and the lines
+    written back. An empty or whitespace-only line is never tagged and comes back as it was."""
+
+    def __init__(self, lines: list[str], existing: str):
+        prepared = [prepare_spaced(line, existing) for line in lines]
+        self.lines = list(lines)
+        self.words = [words for words, _ in prepared]
+        self.spacings = [spacing for _, spacing in prepared]
+        self.todo = [i for i, words in enumerate(self.words) if words]
+
+    def todo_words(self) -> list[list[str]]:
+        return [self.words[i] for i in self.todo]
+
+    def apply(self, tags: list[list[Tag]]) -> None:
+        """The ``todo`` lines' tags applied; ``todo`` becomes the lines they changed (looked at again)."""
+        changed = []
+        for i, line_tags in zip(self.todo, tags):
+            forms = written_forms(self.words[i], line_tags)
+            if forms != self.words[i]:
+                kept = [k for k, form in enumerate(forms) if form is not None]
+                self.words[i], self.spacings[i] = [forms[k] for k in kept], [self.spacings[i][k] for k in kept]
+                changed.append(i)
+        self.todo = changed
+
+    def written(self) -> list[str]:
+        return [join_units(words, spacing) if words else line
+                for line, words, spacing in zip(self.lines, self.words, self.spacings)]
+
+
+def quantize_encoder(model: Seq2Labels) -> None:
+    """Swap the encoder's ``nn.Linear`` layers for dynamic-int8 ones, in place (the heads stay float)."""
+    with warnings.catch_warnings():  # torch marks its quantised tensor types as deprecated (torchao replaces them)
+        warnings.simplefilter("ignore")
+        model.encoder = torch.ao.quantization.quantize_dynamic(model.encoder, {torch.nn.Linear}, dtype=torch.qint8)
+
+
+def _union(lists) -> list[str]:
+    names: list[str] = []
+    for tokens in lists:
+        names.extend(t for t in tokens if t not in names)
+    return names
+
+
+def words_written(units: list[list[str]], forms: list[str | None]) -> list[str | None]:
+    """Per word, its units' written forms joined as a line joins them (no space inside a word), or None
+    where all of them vanish; ``forms``: ``tags.written_forms`` of all the words' units, one after the
+    other."""
+    out, start = [], 0
+    for word in units:
+        kept = [form for form in forms[start: start + len(word)] if form is not None]
+        out.append("".join(kept) if kept else None)
+        start += len(word)
+    return out
+
+
+def split_sentences(line: str) -> list[str]:
+    """Cut a restored line after every word whose trailing marks end a sentence."""
+    sentences, current, spacing = [], [], []
+    for word, space in zip(split_units(line), unit_spacing(line)):
+        current.append(word)
+        spacing.append(space)
+        if ends_sentence(split_edges(word)[2]):
+            sentences.append(join_units(current, spacing))
+            current, spacing = [], []
+    if current:
+        sentences.append(join_units(current, spacing))
+    return sentences
+

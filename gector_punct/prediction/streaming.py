@@ -1,0 +1,84 @@
+"""Live captions: words arrive a few at a time, and each leaves restored once it is final, never rewritten.
+
+``StreamingPunctuator(punctuator, lookahead=K, context_words=C)``: ``push(words) -> final words`` takes the
+recogniser's newest words and returns, written out (marks, case), every word that now has ``K`` words after
+it; ``end() -> final words`` closes the utterance: the rest become final and the next utterance starts
+with no context. Unless the punctuator reads ``fragments``, an utterance is read as ``predict`` reads a
+whole line: its first word starts upper-case and ``end`` gives its last word a closing mark
+(``decoding.close_utterance``). A word is tagged per unit (``units.split_units``: a Chinese word's characters) and comes
+back as one word (None never: a word that is deleted whole is left out). ``caption_text`` joins final
+words as the batch output joins them.
+
+A word's tags are decided once, from a window of at most ``C`` final words before it and the pending
+words after it, all as the recogniser gave them (read as ``Punctuator.predict`` reads a line: the
+``existing`` mode); the final words keep the tags they were given (``Punctuator.decode``'s ``given``), so
+the new words are decided in their context: a quote opened earlier may close, a word after a sentence end
+an earlier update added starts upper-case. The words are written by the batch writer
+(``tags.written_forms``) over the final words back to the newest one that was kept, then the pending ones,
+so a final word reads as the batch writes it in that context (full-width marks in Chinese, what a deleted
+word carried moved to its neighbours). With ``K`` = infinity an utterance is one window: exactly the words
+of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default). Each update encodes
+one bounded window, whatever the length of the history; an update that finalises nothing runs no model.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from gector_punct.prediction.punctuator import Punctuator, words_written
+from gector_punct.text.tags import Tag, capitalise_sentence_starts, written_forms
+from gector_punct.text.units import join_units
+
+Unit = tuple[str, Tag]  # a final unit, as the recogniser gave it (read by ``existing``), and its tag
+
+
+class StreamingPunctuator:
+    def __init__(self, punctuator: Punctuator, lookahead: int = 8, context_words: int = 50):
+        if lookahead < 0 or context_words < 0:
+            raise ValueError("lookahead and context_words must be >= 0")
+        self.punctuator, self.lookahead = punctuator, lookahead
+        self.context: deque[list[Unit]] = deque(maxlen=context_words)  # final words, per word its units
+        self.written: list[Unit] = []  # the final units since the newest one kept (it first): the writer's context
+        self.pending: list[list[str]] = []  # per word that is not final yet, its units
+
+    def push(self, words: list[str]) -> list[str]:
+        self.pending.extend(self.punctuator.read_units(words))
+        return self._finalise(len(self.pending) - self.lookahead)
+
+    def end(self) -> list[str]:
+        final = self._finalise(len(self.pending), closes=not self.punctuator.fragments)
+        self.context.clear()
+        self.written = []
+        return final
+
+    def _finalise(self, n: int, closes: bool = False) -> list[str]:
+        if n <= 0:
+            return []
+        context = [unit for word in self.context for unit in word]
+        pending = [unit for word in self.pending for unit in word]
+        line = self.punctuator.tagger_line([unit for unit, _ in context] + pending)
+        opens = not context and not self.punctuator.fragments  # the window begins an utterance
+        (tags,) = self.punctuator.predict_tags([line], given=[[tag for _, tag in context]], whole=closes, opens=opens)
+        # The writer's line: the final units back to the newest kept one (some may be older than the model's
+        # context), then the window as the tagger read it.
+        older = self.written[: max(0, len(self.written) - len(context))]
+        units = [unit for unit, _ in older] + line
+        tags = capitalise_sentence_starts(units, [tag for _, tag in older + context] + tags[len(context):])
+        start = len(older) + len(context)
+        words, size = self.pending[:n], sum(map(len, self.pending[:n]))
+        forms, final = written_forms(units, tags)[start: start + size], list(zip(pending, tags[start:]))[:size]
+        for unit in final:
+            self.written = [unit] if not unit[1].deletes else self.written + [unit]
+        for word in words:
+            self.context.append(final[: len(word)])
+            final = final[len(word):]
+        del self.pending[:n]
+        return [word for word in words_written(words, forms) if word is not None]
+
+
+def caption_text(words: list[str], previous: str | None = None) -> str:
+    """Final words as the text that follows ``previous``, the newest word already written on the caption
+    line (None: they start it): one space between two words except between two continuous-script
+    characters, as ``units.join_units`` joins the batch output's words."""
+    if previous is None:
+        return join_units(words, [False] + [True] * (len(words) - 1))
+    return join_units([previous] + words, [False] + [True] * len(words))[len(previous):]

@@ -1,0 +1,136 @@
+"""Case forms: how a word is written when it is not lower-case, learnt from cased training text.
+
+The case head decides *whether* a word is lower-case; this lexicon decides *how* it is written when it is
+not. A tagger that reads lower-case ASR words sees ``iphone`` and ``okay`` as bare subwords and guesses the
+shape of their capitals (``Iphone``, ``OKAY``); a cased corpus says how people write them (``iPhone``,
+``Okay``). Model card 002 predicts casing per character for the same reason.
+
+In: target lines of cased text (``CaseForms.count``). Out: ``case_forms.tsv.gz`` (gzipped text) in a model
+folder, one line per word: ``form<TAB>share``, where ``form`` is the word's commonest written form away
+from a sentence start among those that are not lower-case (``Capitalised`` when it never is; its lower-case
+is the word), and ``share`` (0-100) how often it is not lower-case there. Only positions that are not a
+sentence start count: a capital there says nothing about the word.
+
+Rule (``apply``), for each word that arrives all lower-case and that the tags write with any capital:
+inside a sentence it becomes ``form``; at a sentence start it becomes ``form`` when the word is mostly
+written that way (share >= 50: ``IBM``; its first letter upper-case, ``IPhone``: a sentence still starts
+with a capital), else it is just capitalised (``Okay``). A word written with a capital at least 99% of
+the time (``I``, ``IBM``) takes its form even where the tags leave it lower-case. A word the lexicon does
+not know keeps the tagger's decision; a dotted acronym (``$ACRONYM``) is left alone.
+
+Every lexicon also holds the package's ``lexicon/written_forms.txt`` (brands with inner capitals and
+initialisms said as letters: ``iPhone``, ``YouTube``, ``PDF``), always applied and taking precedence over a
+model's counts, so that such a word is written the same way in every line and by every model. A form that
+begins lower-case (``iPhone``, ``eBay``) keeps it at a sentence start too.
+"""
+from __future__ import annotations
+
+import gzip
+import os
+from collections import Counter, defaultdict
+from dataclasses import dataclass, replace
+
+from gector_punct.text.files import atomic_write
+from gector_punct.text.tags import KEEP, LOWER, Tag, capitalize, case_tag, ends_sentence, split_edges, split_units
+
+FILE_NAME = "case_forms.tsv.gz"  # gzipped: shipped model folders stay under 10 MiB
+NAME_SHARE = 50  # at or above: the form is the word's own (a name), also at a sentence start
+ALWAYS_SHARE = 99  # at or above: written so even where the tagger leaves it lower-case (I, I'm, York)
+WRITTEN_FORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon", "written_forms.txt")
+
+
+@dataclass(frozen=True)
+class CaseForm:
+    form: str
+    share: int  # percent of its (not sentence-initial) occurrences that are not lower-case
+
+
+class CaseForms:
+    """``CaseForms.count(lines)`` -> lexicon; ``save(folder)`` / ``load(folder)`` (None without a file);
+    ``apply(words, tags) -> tags``."""
+
+    def __init__(self, forms: dict[str, CaseForm]):
+        self.forms = forms
+
+    @classmethod
+    def count(cls, lines, min_count: int = 5) -> CaseForms:
+        """Cased target lines -> the forms of every word seen ``min_count`` times inside a sentence."""
+        seen: dict[str, Counter] = defaultdict(Counter)
+        for line in lines:
+            if line.upper() == line:  # a shouted or headline line says nothing about case
+                continue
+            previous = None  # the trailing marks of the unit before (None: the line's first unit)
+            for unit in split_units(line):
+                _, core, trail = split_edges(unit)
+                if previous is not None and not ends_sentence(previous) and _is_word(core):
+                    seen[core.lower()][core] += 1
+                previous = trail
+        forms = {}
+        for key, counts in seen.items():
+            total = sum(counts.values())
+            if total < min_count:
+                continue
+            capitals = [(n, form) for form, n in counts.items() if form != key]
+            form = max(capitals)[1] if capitals else capitalize(key)  # the commonest; ties: the last by name
+            forms[key] = CaseForm(form, round(100 * sum(n for n, _ in capitals) / total))
+        return cls(forms)
+
+    def apply(self, words: list[str], tags: list[Tag]) -> list[Tag]:
+        out, at_start = list(tags), True
+        for k, (word, tag) in enumerate(zip(words, tags)):
+            if tag.deletes:
+                continue
+            core = split_edges(word)[1]
+            known = self.forms.get(core)  # only an all-lower-case word is a key
+            _, written, trail = split_edges(tag.apply(word))
+            always = known is not None and known.share >= ALWAYS_SHARE and tag.case in (KEEP, LOWER)
+            if known is not None and not tag.acronym and (written != written.lower() or always):
+                form = known.form if not at_start or known.share >= NAME_SHARE else capitalize(core)
+                form = form if not at_start or _brand_case(form) else form[:1].upper() + form[1:]
+                out[k] = replace(tag, case=case_tag(core, form))
+            at_start = ends_sentence(trail)
+        return out
+
+    def save(self, folder: str) -> None:
+        rows = [f"{f.form}\t{f.share}\n" for _, f in sorted(self.forms.items())]
+        with atomic_write(os.path.join(folder, FILE_NAME), "wb") as f:
+            f.write(gzip.compress("".join(rows).encode("utf-8"), mtime=0))
+
+    @classmethod
+    def load(cls, folder: str) -> CaseForms:
+        """The folder's ``case_forms.tsv.gz`` (none: an empty lexicon) with the written forms on top."""
+        path = os.path.join(folder, FILE_NAME)
+        forms = cls._read(path) if os.path.exists(path) else {}
+        forms.update(written_forms())
+        return cls(forms)
+
+    @staticmethod
+    def _read(path: str) -> dict[str, CaseForm]:
+        forms = {}
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            for n, row in enumerate(f, 1):
+                parts = row.rstrip("\n").split("\t")
+                if len(parts) != 2 or not parts[1].isdigit() or not _is_word(parts[0]):
+                    raise ValueError(f"{path}:{n}: expected 'Form<TAB>share (0-100)', got {row.rstrip()!r}")
+                forms[parts[0].lower()] = CaseForm(parts[0], int(parts[1]))
+        return forms
+
+
+def written_forms(path: str = WRITTEN_FORMS) -> dict[str, CaseForm]:
+    """The package's always-applied forms (module docstring): lower-case word -> its form at share 100."""
+    with open(path, encoding="utf-8") as f:
+        rows = [row.strip() for row in f if row.strip() and not row.startswith("#")]
+    for row in rows:
+        if not _is_word(row) or row == row.lower():
+            raise ValueError(f"{path}: {row!r} is not a written form (one word with a capital)")
+    return {row.lower(): CaseForm(row, 100) for row in rows}
+
+
+def _brand_case(form: str) -> bool:
+    """A form that starts lower-case on purpose (iPhone, eBay): it does so at a sentence start too."""
+    return form[:1].islower()
+
+
+def _is_word(core: str) -> bool:
+    """A word whose case means something: it has a letter, and lower-casing keeps its length."""
+    return any(c.isalpha() for c in core) and len(core.lower()) == len(core)
