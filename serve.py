@@ -7,12 +7,13 @@
 
 POST /v1/restore {"lines": [...], "tasks": "punc", "existing": "keep", "fragments": false} -> {"lines": [...]},
 exactly what predict.py writes for those lines; WebSocket /v1/stream?lookahead=K: {"words": "..."} and
-{"end": true} in, {"final": "..."} out, as predict.py --stream --lookahead K. SIGTERM: the requests in flight
-are answered, every open stream gets its last words, exit status 0.
+{"end": true} in, {"final": "..."} out, as predict.py --stream --lookahead K. SIGTERM: new requests get 503,
+the requests in flight are answered, every open stream gets its last words, exit status 0.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import signal
 import sys
@@ -51,13 +52,14 @@ def main(argv=None) -> int:
     settings = parse_settings(argv)
     signal.signal(signal.SIGTERM, stop_quietly)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    load = functools.partial(Punctuator.load, settings.model_path, device=settings.device)  # also each worker's
     try:
-        punctuator = Punctuator.load(settings.model_path, device=settings.device)
+        punctuator = load()
     except (OSError, ValueError) as err:
         print(f"error: cannot load model {' '.join(settings.model_path)}: {err}", file=sys.stderr)
         return 2
     try:
-        serve(settings, punctuator)
+        serve(settings, punctuator, load)
     except KeyboardInterrupt:
         return 130
     return 0
