@@ -204,7 +204,7 @@ def test_a_trailing_slash_is_a_404_not_a_redirect_to_the_host_header(server):
 
 def test_after_sigterm_new_requests_get_503_while_those_in_flight_finish(tmp_path):
     server = Server(tmp_path / "log", "--chunk_words", str(CHUNK_WORDS))
-    long_lines, result = lines_of(150), {}
+    long_lines, result = lines_of(600), {}  # 12,000 words: seconds of work after the SIGTERM
     thread = threading.Thread(target=lambda: result.update(reply=post(server, {"lines": long_lines}, timeout=120)))
     thread.start()
     with connect(server.ws_url + "/v1/stream?lookahead=8") as ws:

@@ -112,6 +112,7 @@ class Service:
             request.state.lines = len(job.lines)
             check_words(job.lines, self.settings.max_words, "max_words", "one request")
             self.reader(job.reading)  # 422 before any model work when the model cannot read so
+            self.queue.check_room()  # a 503 costs no task
             chunks = await unless_client_leaves(request, self.queue.run(restore_steps(job, self.settings.chunk_words)))
         except ClientError as err:
             return error(err.status, err.message)

@@ -66,9 +66,14 @@ class ModelQueue:
         """Whether a job admitted now would have to wait for a place."""
         return self._places.locked()
 
-    async def run(self, steps: Iterable, *, wait: bool = False, worker: int | None = None) -> list:
-        if self.full() and not wait:
+    def check_room(self) -> None:
+        """QueueFull when a job admitted now would have to wait for a place."""
+        if self.full():
             raise QueueFull(f"all {self.size} places of the model queue are taken")
+
+    async def run(self, steps: Iterable, *, wait: bool = False, worker: int | None = None) -> list:
+        if not wait:
+            self.check_room()
         await self._places.acquire()
         job = Job(iter(steps), worker, asyncio.get_running_loop().create_future())
         try:
