@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 
 import torch
@@ -21,7 +22,7 @@ from gector_punct.text.existing import prepare_spaced
 
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--input_file", required=True, help="lines to restore, one per line")
+    p.add_argument("--input_file", default="-", help="lines to restore, one per line (default: - , stdin)")
     p.add_argument("--lines", type=int, default=1000, help="lines taken from it, shuffled (default 1000)")
     p.add_argument("--group", type=int, default=16, help="lines per call in the mixed groups (default 16)")
     p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: models/default_en)")
@@ -45,8 +46,13 @@ def main(argv=None) -> None:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
     punctuator = Punctuator.load(args.model_path, device="cpu")
-    with open(args.input_file, encoding="utf-8") as f:
-        lines = [line.rstrip("\n") for line in f]
+    try:
+        with open(args.input_file if args.input_file != "-" else sys.stdin.fileno(), encoding="utf-8",
+                  closefd=args.input_file != "-") as f:
+            lines = [line.rstrip("\n") for line in f]
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"error: cannot read {args.input_file}: {getattr(err, 'strerror', None) or err}", file=sys.stderr)
+        sys.exit(2)
     random.Random(args.seed).shuffle(lines)
     lines = lines[: args.lines]
     start = time.perf_counter()

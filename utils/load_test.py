@@ -59,6 +59,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if (args.url is None) == (not args.start_server):
         p.error("give --url or --start_server (one of them)")
+    if not 0 <= args.long_clients <= args.clients:
+        p.error(f"--long_clients must be from 0 to --clients ({args.clients}), not {args.long_clients}")
     return args
 
 
