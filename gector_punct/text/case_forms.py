@@ -9,7 +9,8 @@ In: target lines of cased text (``CaseForms.count``). Out: ``case_forms.tsv.gz``
 folder, one line per word: ``form<TAB>share``, where ``form`` is the word's commonest written form away
 from a sentence start among those that are not lower-case (``Capitalised`` when it never is; its lower-case
 is the word), and ``share`` (0-100) how often it is not lower-case there. Only positions that are not a
-sentence start count: a capital there says nothing about the word.
+sentence start count (``sentences.ends_sentence_after``: after ``Mr.`` none starts): a capital there says
+nothing about the word.
 
 Rule (``apply``), for each word that arrives all lower-case and that the tags write with any capital:
 inside a sentence it becomes ``form``; at a sentence start it becomes ``form`` when the word is mostly

@@ -42,6 +42,7 @@ ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")  # two or more letters, 
 TITLE_ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "prof."})
 LOWER_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "etc.", "vs.", "cf.", "a.m.", "p.m.", "viz.", "approx.", "ca.", "al."})
 CLOSING_ABBREVIATIONS = frozenset({"etc.", "a.m.", "p.m.", "al."})
+_ABBREVIATIONS = TITLE_ABBREVIATIONS | LOWER_ABBREVIATIONS
 # Words that open sentences and are no name's: after an acronym's period their capital marks a sentence start.
 SENTENCE_OPENERS = frozenset(
     "i we you he she it they this that these those there here the a an my our your his her their its some "
@@ -76,7 +77,7 @@ def own_period(core: str, trail: str) -> bool:
     (``U.S`` + ``.``) or a listed abbreviation's (``Mr`` + ``.``, ``etc`` + ``.,``)."""
     if not trail.startswith("."):
         return False
-    return bool(ACRONYM_CORE.match(core)) or core.lower() + "." in TITLE_ABBREVIATIONS | LOWER_ABBREVIATIONS
+    return bool(ACRONYM_CORE.match(core)) or core.lower() + "." in _ABBREVIATIONS
 
 
 def opens_sentence(word: str) -> bool:
