@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
-from gector_punct.model.windows import reading_form
 from gector_punct.text.existing import caseless_line, constrain_line, prepare, word_kind
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.sentences import undotted
 from gector_punct.text.tags import UPPER, Tag, apply_tags, make_source, split_edges
 from gector_punct.text.units import split_units
 
@@ -42,11 +42,11 @@ def test_prepare_keep_and_strip():
         prepare(["x"], "redo")
 
 
-def test_reading_form_spells_dotted_acronyms_as_the_training_sources_do():
+def test_undotted_spells_dotted_acronyms_as_the_training_sources_do():
     words = ["u.s.", "(U.S.),", "e.g.", "a.m.?", "word.", "3.5", "U.S", "www.a.com", "i.", "..."]
-    assert [reading_form(w) for w in words] == ["us", "(US),", "eg", "am?", "word.", "3.5", "US", "www.a.com", "i.",
+    assert [undotted(w) for w in words] == ["us", "(US),", "eg", "am?", "word.", "3.5", "US", "www.a.com", "i.",
                                                 "..."]
-    assert all(reading_form(make_source(w)) == make_source(w) for w in words)
+    assert all(undotted(make_source(w)) == make_source(w) for w in words)
 
 
 def test_constrain_line_keeps_what_is_given():

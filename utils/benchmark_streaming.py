@@ -21,11 +21,17 @@ from gector_punct.scoring.metrics import labels_from_words, score
 from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
 from gector_punct.dataset.reader import DatasetReader
 from gector_punct.prediction.streaming import StreamingPunctuator
+from gector_punct.text.tags import written_forms
 
 
-def f1_of(instances, written: list[list[str]]) -> dict:
-    ref = [label for i in instances for label in labels_from_words([t.apply(w) for w, t in zip(i.words, i.tags)], False)]
-    pred = [label for words in written for label in labels_from_words(words, False)]
+def written_words(words: list[str], tags) -> list[str]:
+    """The words as ``predict`` writes them (``tags.written_forms``), deleted ones left out."""
+    return [form for form in written_forms(words, tags) if form is not None]
+
+
+def f1_of(instances, written_lines: list[list[str]]) -> dict:
+    ref = [label for i in instances for label in labels_from_words(written_words(i.words, i.tags), False)]
+    pred = [label for words in written_lines for label in labels_from_words(words, False)]
     return score(ref, pred)["punct"]
 
 
@@ -71,7 +77,7 @@ def main(argv=None) -> int:
     punctuator = Punctuator.load(args.model_path, device="cpu")
     instances = DatasetReader().read(args.dev_set)[: args.lines]
     tags = punctuator.predict_tags([i.words for i in instances])
-    full = f1_of(instances, [[t.apply(w) for w, t in zip(i.words, line)] for i, line in zip(instances, tags)])
+    full = f1_of(instances, [written_words(i.words, line) for i, line in zip(instances, tags)])
     words = sum(len(i.words) for i in instances)
     print(f"{len(instances)} utterances, {words} words; full context: punct F1 {full['overall']['f1']:.1f} "
           f"(COMMA {full['COMMA']['f1']:.1f}, PERIOD {full['PERIOD']['f1']:.1f}, QUESTION {full['QUESTION']['f1']:.1f})")

@@ -29,6 +29,7 @@ from gector_punct.text.files import atomic_write
 from gector_punct.scoring.metrics import format_report, labels_from_words, score
 from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
 from gector_punct.dataset.reader import DatasetReader, Instance
+from gector_punct.text.tags import written_forms
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
@@ -83,10 +84,11 @@ def truecase_scores(instances: list[Instance]) -> dict:
     caser = truecase.get_truecaser()
     ref, pred = [], []
     for inst in instances:
-        gold = [t.apply(w) for w, t in zip(inst.words, inst.tags)]
+        gold = written_forms(inst.words, inst.tags)
+        kept = [k for k, form in enumerate(gold) if form is not None]
         cased = caser.get_true_case_from_tokens(list(inst.words), "as-is")
-        ref.extend(labels_from_words(gold, True))
-        pred.extend(labels_from_words(cased, True))
+        ref.extend(labels_from_words([gold[k] for k in kept], True))
+        pred.extend(labels_from_words([cased[k] for k in kept], True))
     return score(ref, pred)
 
 
@@ -102,7 +104,7 @@ def report(dev: DevSets, decode: DecodeConfig, truecase: bool) -> dict:
     out: dict = {}
     out["ted_lines"], out["cased_lines"], cased_tags = dev.scores(decode)
     out["ted_stream"] = stream_scores(dev.punctuator, dev.ted, decode)
-    restored = [[t.apply(w) for w, t in zip(i.words, tags)] for i, tags in zip(dev.cased, cased_tags)]
+    restored = [[form for form in written_forms(i.words, tags) if form is not None] for i, tags in zip(dev.cased, cased_tags)]
     again = dev.punctuator.decode(restored, dev.punctuator.probabilities(restored), decode)
     changed = sum(t.is_edit for tags in again for t in tags)
     out["idempotence_changed_words_pct"] = 100 * changed / max(1, sum(len(r) for r in restored))

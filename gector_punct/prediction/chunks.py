@@ -8,7 +8,7 @@ input gives no chunk). ``predict.py`` restores a file one chunk per ``Punctuator
 on that chunk alone, and the chunks restored anywhere, in any order, concatenate to the same bytes.
 
 ``write_lines(out, restored, sentences)`` writes restored lines, each ended by ``\\n`` (an empty one too),
-or with ``sentences`` each line's sentences (``predictor.split_sentences``) one per line; returns the lines
+or with ``sentences`` each line's sentences (``sentences.split_sentences``) one per line; returns the lines
 written. Importing this module does not import torch.
 """
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
+from gector_punct.text.sentences import split_sentences
 from gector_punct.text.units import split_units
 
 Item = TypeVar("Item")
@@ -37,8 +38,6 @@ def word_chunks(items: Iterable[Item], chunk_words: int,
 
 
 def write_lines(out, restored: Iterable[str], sentences: bool = False) -> int:
-    if sentences:
-        from gector_punct.prediction.punctuator import split_sentences  # (torch: not for the readers of utils/predict_ray.py)
     count = 0
     for line in restored:
         parts = split_sentences(line) if sentences else [line]

@@ -47,8 +47,8 @@ from gector_punct.model.tagger import Batch, Seq2Labels
 from gector_punct.encoders.runtime import autocast, pick_device, threads_for
 from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
 from gector_punct.text.existing import MODES, prepare, prepare_spaced, strip_word
-from gector_punct.text.tags import MARK_CONTEXTS, Tag, ends_sentence, split_edges, written_forms
-from gector_punct.text.units import join_units, split_units, unit_spacing
+from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
+from gector_punct.text.units import join_units, split_units
 from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from gector_punct.model.vocabulary import CASE_HEAD, HEADS
 
@@ -301,18 +301,3 @@ def words_written(units: list[list[str]], forms: list[str | None]) -> list[str |
         out.append("".join(kept) if kept else None)
         start += len(word)
     return out
-
-
-def split_sentences(line: str) -> list[str]:
-    """Cut a restored line after every word whose trailing marks end a sentence."""
-    sentences, current, spacing = [], [], []
-    for word, space in zip(split_units(line), unit_spacing(line)):
-        current.append(word)
-        spacing.append(space)
-        if ends_sentence(split_edges(word)[2]):
-            sentences.append(join_units(current, spacing))
-            current, spacing = [], []
-    if current:
-        sentences.append(join_units(current, spacing))
-    return sentences
-

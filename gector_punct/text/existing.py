@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from gector_punct.text.tags import CAPITAL, KEEP, LOWER_ABBREVIATIONS, UPPER, Tag, split_edges
+from gector_punct.text.sentences import LOWER_ABBREVIATIONS, is_dotted_acronym
+from gector_punct.text.tags import CAPITAL, KEEP, UPPER, Tag, split_edges
 from gector_punct.text.units import split_units, unit_spacing
 
 MODES = ("keep", "strip")
@@ -30,7 +31,6 @@ _URL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*://\S+|www\.[^\s.]+\.\S+|[\w-]+(?:\
                   r"\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|biz|ai|dev|app)(?:/\S*)?)$")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _NUMBER = re.compile(r"(?i)^[+-]?\d+(?:[.,:/]\d+)*(?:%|s|st|nd|rd|th)?$")
-_DOTTED = re.compile(r"^(?:[^\W\d_]\.){2,}$")  # u.s. e.g. a.m.
 QUOTE_PAIRS = {'"': '"', "“": "”", "«": "»", "„": "“"}
 _QUOTE_MARKS = set(QUOTE_PAIRS) | set(QUOTE_PAIRS.values())
 _OPENING_EDGE, _CLOSING_EDGE = "([{\"'«“‘¿¡", ")]}\"'»”’.,;:!?…"
@@ -42,7 +42,7 @@ def word_kind(word: str) -> str:
     if not any(ch.isalnum() for ch in word):
         return "symbols"
     abbreviation = _abbreviation_form(word)
-    if abbreviation in LOWER_ABBREVIATIONS or _DOTTED.match(abbreviation):
+    if abbreviation in LOWER_ABBREVIATIONS or is_dotted_acronym(abbreviation):
         return "abbreviation"
     bare = word.lstrip(_OPENING_EDGE).rstrip(_CLOSING_EDGE)
     if _EMAIL.match(bare):
