@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 
 from gector_punct.options.argtypes import nonnegative_int, positive_int
-from gector_punct.audio.waves import check_audio_list, read_audio_list
+from gector_punct.audio.waves import check_audio_count, check_audio_list, read_audio_list
 from gector_punct.prediction.chunks import word_chunks, write_lines
 from gector_punct.text.files import InputError, atomic_write, check_parent_folder, read_lines
 from gector_punct.options.prediction import add_decoding_flags, add_model_flags, add_text_flags, choose_model
@@ -133,9 +133,8 @@ def restore(args: argparse.Namespace, punctuator: Punctuator, audio: list | None
         for restored in restored_chunks:
             lines_out += write_lines(out, restored, args.split_sentences)
             trim_heap()  # what this chunk's batches freed goes back to the OS
-        if audio is not None and len(audio) != read:
-            raise InputError(f"{args.audio_list} has {len(audio)} lines but {args.input_file} has {read}: "
-                             "one audio line per input line (an empty line for none)")
+        if audio is not None:
+            check_audio_count(args.audio_list, len(audio), args.input_file, read)
     return lines_in, lines_out
 
 

@@ -13,6 +13,7 @@ from conftest import ROOT
 from gector_punct.text.existing import caseless_line, constrain_line, prepare, word_kind
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.sentences import undotted
+from gector_punct.prediction.streaming import StreamingPunctuator
 from gector_punct.text.tags import UPPER, Tag, apply_tags, make_source, split_edges
 from gector_punct.text.units import split_units
 
@@ -82,6 +83,19 @@ def test_dropped_quote_leaves_the_rest_of_the_tag():
 @pytest.fixture(scope="module")
 def shipped():
     return Punctuator.load(os.path.join(ROOT, "models", "default_en"), device="cpu")
+
+
+@pytest.mark.parametrize("mode", ["keep", "strip"])
+def test_a_byte_order_mark_is_no_word_wherever_text_comes_in(shipped, mode):
+    """A line given to ``predict``, the words of ``restore_words`` (subtitles) and a live stream read a
+    byte-order mark by one rule (``files.without_bom``): the streams kept it as part of their first word,
+    which then took no capital."""
+    reader = shipped.reading("punc", mode, False)
+    words = "\ufeffso i went to new york did you".split()
+    assert reader.predict([" ".join(words)])[0].startswith("So I went")
+    assert reader.restore_words(words)[:2] == ["So", "I"]
+    streamer = StreamingPunctuator(reader, 2)
+    assert (streamer.push(words) + streamer.end())[:2] == ["So", "I"]
 
 
 def test_shipped_model_on_partly_restored_input(shipped):

@@ -24,6 +24,7 @@ from gector_punct.model.windows import collate
 from gector_punct.dataset.preprocess import preprocess_files
 from gector_punct.encoders.runtime import autocast
 from gector_punct.text.tags import make_source
+from gector_punct.training.fine_tuning import freeze_encoder
 from gector_punct.training.trainer import Trainer, TrainOptions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -61,7 +62,7 @@ def timed_run(run, warm: list, timed: list, device: torch.device) -> float:
 def loop_seconds(trainer: Trainer, warm: list, timed: list) -> float:
     """The training loop's step + update over those batches (all encoder layers trained)."""
     trainer.model.train()
-    trainer.model.freeze_encoder(False)
+    freeze_encoder(trainer.model, False)
 
     def run(batch):
         trainer.step(batch, 1)

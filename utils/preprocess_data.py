@@ -53,7 +53,7 @@ def main(argv=None) -> int:
         lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True,
                                         tasks=tasks, kept_disfluencies=args.kept_disfluencies)
         if args.audio_list:
-            specs = read_audio_list(args.audio_list, stats["lines"])
+            specs = read_audio_list(args.audio_list, stats["lines"], args.source)
             bad_audio = check_audio_list(specs, args.audio_list, args.skip_bad, stats["line_numbers"])
             audio_lines = []
             out_dir = os.path.dirname(os.path.abspath(args.output))

@@ -110,6 +110,7 @@ class DatasetReader:
     def _read_tagged(self, path: str) -> list[Instance]:
         instances = []
         numbers = []
+        number = 0
         for number, line in read_lines(path):
             if not line.strip():
                 continue
@@ -125,10 +126,7 @@ class DatasetReader:
         if not instances:
             raise InputError(f"{path}: no instances (empty file?)")
         if os.path.exists(path + ".audio"):
-            specs = read_audio_list(path + ".audio")
-            if len(specs) < max(numbers):
-                raise InputError(f"{path}.audio has {len(specs)} lines but {path} has {max(numbers)}: one audio "
-                                 "line per text line (an empty line for none)")
+            specs = read_audio_list(path + ".audio", number, path)
             for instance, number in zip(instances, numbers):
                 instance.audio = specs[number - 1]
                 instance.origin = f"{path}.audio:{number}"

@@ -246,36 +246,21 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[WordLabels
 
 
 class WindowedBatcher:
-    """Batches of at most ``batch_size`` windows and ``max_tokens`` padded subwords, similar lengths together,
-    longest first: each batch's buffers then fit where the previous, larger batch's were freed, so the heap
-    does not grow batch after batch (ascending lengths left every freed buffer too small for the next).
+    """Batches of at most ``batch_size`` windows, similar lengths together, longest first: each batch's
+    buffers then fit where the previous, larger batch's were freed, so the heap does not grow batch after
+    batch (ascending lengths left every freed buffer too small for the next).
 
     Iterating yields ``(indices, tensors)``: the positions of the batch's windows in the given list, and
     their ``collate`` tensors."""
 
-    def __init__(self, windows: list[Window], batch_size: int = 32, max_tokens: int | None = None,
-                 pad_id: int = 0, labels: list[list[WordLabels]] | None = None, sort: bool = True):
-        self.windows, self.labels, self.pad_id = windows, labels, pad_id
-        order = list(range(len(windows)))
-        if sort:
-            order.sort(key=lambda i: len(windows[i].input_ids), reverse=True)
-        self.batches: list[list[int]] = []
-        current: list[int] = []
-        longest = 0
-        for i in order:
-            longest = max(longest, len(windows[i].input_ids))
-            too_many = max_tokens is not None and current and longest * (len(current) + 1) > max_tokens
-            if current and (len(current) >= batch_size or too_many):
-                self.batches.append(current)
-                current, longest = [], len(windows[i].input_ids)
-            current.append(i)
-        if current:
-            self.batches.append(current)
+    def __init__(self, windows: list[Window], batch_size: int = 32, pad_id: int = 0):
+        self.windows, self.pad_id = windows, pad_id
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i].input_ids), reverse=True)
+        self.batches = [order[start: start + batch_size] for start in range(0, len(order), batch_size)]
 
     def __len__(self) -> int:
         return len(self.batches)
 
     def __iter__(self) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
         for batch in self.batches:
-            labels = [self.labels[i] for i in batch] if self.labels is not None else None
-            yield batch, collate([self.windows[i] for i in batch], self.pad_id, labels)
+            yield batch, collate([self.windows[i] for i in batch], self.pad_id)

@@ -46,9 +46,9 @@ from gector_punct.model.windows import Window, WindowedBatcher
 from gector_punct.model.tagger import Batch, Seq2Labels
 from gector_punct.encoders.runtime import autocast, pick_device, threads_for
 from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
-from gector_punct.text.existing import MODES, prepare, prepare_spaced, strip_word
+from gector_punct.text.existing import MODES, prepare_spaced, read_case, read_words
 from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
-from gector_punct.text.units import join_units, split_units
+from gector_punct.text.units import join_units
 from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from gector_punct.model.vocabulary import CASE_HEAD, HEADS
 
@@ -154,17 +154,14 @@ class Punctuator:
         return words_written(units, forms)
 
     def read_units(self, words: list[str]) -> list[list[str]]:
-        """Each word's units (``units.split_units``: a Chinese word's characters), under ``existing="strip"``
-        without their marks and case, a unit of marks only left out (``existing.strip_word``)."""
-        units = [split_units(word) for word in words]
-        if self.existing == "strip":
-            return [[unit for unit in map(strip_word, word) if unit] for word in units]
-        return units
+        """Each word's units (``units.split_units``: a Chinese word's characters) as ``existing`` reads them
+        (``existing.read_words``: under ``strip`` without their marks and case, a unit of marks only left out)."""
+        return read_words(words, self.existing)
 
     def tagger_line(self, units: list[str]) -> list[str]:
         """A line's units (``read_units``) as the tagger reads them: under ``existing="keep"`` a line whose
-        case says nothing is lower-cased first (``existing.prepare``)."""
-        return prepare(units, "keep") if self.existing == "keep" else units
+        case says nothing is lower-cased first (``existing.read_case``)."""
+        return read_case(units, self.existing)
 
     def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
                      whole: bool = False, deletions: list[list[bool]] | None = None,

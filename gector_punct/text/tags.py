@@ -196,11 +196,6 @@ def apply_tags(source_words: list[str], tags: list[Tag], spacing: list[bool] | N
     return join_units([forms[i] for i in kept], None if spacing is None else [spacing[i] for i in kept])
 
 
-def written_words(source_words: list[str], tags: list[Tag]) -> list[str]:
-    """The tagged words as written, deleted ones left out."""
-    return [w for w in written_forms(source_words, tags) if w is not None]
-
-
 def written_forms(source_words: list[str], tags: list[Tag]) -> list[str | None]:
     """Word for word, each word as written, or None where it is deleted. What a deleted word carried (its
     marks, its case after its tag) moves first, as ``resolve_deletions`` says; the kept words' tags apply
