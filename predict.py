@@ -3,9 +3,12 @@ r"""Restore punctuation, case and sentence boundaries, one output line per input
 
     python predict.py --input_file talk.txt --output_file talk.restored.txt      # the shipped default model
     echo "so i went to new york did you" | python predict.py --input_file - --output_file -
-    python predict.py --model_path models/audio_en --input_file examples/audio/talk.txt \
+    python predict.py --model_path audio_en --input_file examples/audio/talk.txt \
         --audio_list examples/audio/talk.list --output_file -          # text with its audio (UniPunc models)
     python predict.py --tasks disf,punc --input_file call.txt --output_file -   # drop uh, um, restarts; punctuate
+
+--model_path takes a model folder or a shipped model's name (default_en, switch_en, ...; from any folder).
+A bad flag value, a missing input or output folder stops at once with one line starting "error:" (exit 2).
 """
 from __future__ import annotations
 
@@ -37,16 +40,16 @@ class PredictCommand(PredictionSettings):
     input_file: str = flag(help="text to restore, one text per line ('-': stdin)")
     output_file: str = flag(help="where to write ('-': stdout); written atomically. A line that ends with CRLF "
                                  "in the input ends with CRLF here, every other line with LF")
-    overlap: str = flag(OVERLAP_MODES[0], "threads: the next chunk is tokenised and the last one decoded, each in a thread of "
-                                "its own, while the encoder runs; off: one after the other; auto: threads on a GPU, "
-                                "off on a CPU, whose cores the encoder already keeps busy (docs/speed.md). The "
-                                "output is the same", choices=OVERLAP_MODES)
+    overlap: str = flag(OVERLAP_MODES[0], "threads: the next chunk is tokenised and the last one decoded, each in "
+                                          "a thread of its own, while the encoder runs; off: one after the other; "
+                                          "auto: threads on a GPU, off on a CPU, whose cores the encoder already "
+                                          "keeps busy (docs/speed.md). The output is the same", choices=OVERLAP_MODES)
     low_memory: bool = flag(False, "keep peak memory flat on very large inputs (large buffers mmapped), at some "
                                    "cost in system time (docs/speed.md)")
     split_sentences: bool = flag(False, "write one sentence per line instead of one line per input line")
     format: str = flag("plain", "plain: one text per line; srt / vtt: a subtitle file, restored as one stream "
-                                "across cues, written (with LF line ends) in the same format with every cue's index, "
-                                "timing and line breaks", choices=("plain", "srt", "vtt"))
+                                "across cues, written (with LF line ends) in the same format with every cue's "
+                                "index, timing and line breaks", choices=("plain", "srt", "vtt"))
     stream: bool = flag(False, "live captions: each input line is a chunk of new words (an empty line ends an "
                                "utterance); each word is written, flushed, once --lookahead more words have come, "
                                "never rewritten; one output line (LF) per utterance")
@@ -64,7 +67,8 @@ def build_parser() -> FlagParser:
     """Every flag, one per field of ``PredictCommand`` (its help, default and checks come from there)."""
     parser = FlagParser(__doc__)
     add_flags(parser, PredictCommand, skip=PredictionSettings.field_names())
-    add_flags(parser, PredictionSettings, title="prediction settings (those of serve.py and utils/predict_ray.py too)")
+    add_flags(parser, PredictionSettings,
+              title="prediction settings (gector_punct/prediction/settings.py; serve.py and Ray take them too)")
     return parser
 
 
@@ -97,7 +101,7 @@ def read_audio(args: PredictCommand, punctuator: Punctuator) -> list | None:
     if not any(m.acoustic is not None for m in punctuator.models):
         model = " ".join(model_paths(args.model_path, args.tasks))
         raise InputError(f"--audio_list {args.audio_list}: the model {model} has no acoustic part "
-                         "and cannot use audio (leave the flag out, or give an audio model such as models/audio_en)")
+                         "and cannot use audio (leave the flag out, or give an audio model such as audio_en)")
     audio = read_audio_list(args.audio_list)
     check_audio_list(audio, args.audio_list, args.skip_bad)
     return audio

@@ -118,7 +118,8 @@ def main(argv=None) -> int:
     unwindowed = sum(len(p) for line in encoder.word_pieces([line.split() for line in lines]) for p in line)
     extra = (tokens - unwindowed - len(windows) * (len(encoder.prefix) + len(encoder.suffix))) / max(1, unwindowed)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"device: {punctuator.device}, torch threads: {torch.get_num_threads()}, model: {' '.join(model_paths(args.model_path, args.tasks))}")
+    model_names = " ".join(model_paths(args.model_path, args.tasks))
+    print(f"device: {punctuator.device}, torch threads: {torch.get_num_threads()}, model: {model_names}")
     print(f"input: {len(lines)} lines, {n_words} words, {len(windows)} windows, {tokens} encoder tokens "
           f"(windowing overlap adds {100 * extra:.1f}% subwords)")
     print(f"end-to-end predict: {n_words / end_to_end:,.0f} words/s ({end_to_end:.1f} s)")

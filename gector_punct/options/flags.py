@@ -162,8 +162,8 @@ def from_text(f: Field, annotation, text: str):
         return checked(f, annotation, number)
     try:
         value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FlagValueError(f"must be a JSON object, not {text!r} ({err.msg})") from None
+    except json.JSONDecodeError:
+        value = None  # (refused below, with the text)
     if not isinstance(value, dict):
         raise FlagValueError(f"must be a JSON object, not {text!r}")
     return checked(f, annotation, value)
