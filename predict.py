@@ -7,7 +7,7 @@ r"""Restore punctuation, case and sentence boundaries, one output line per input
         --audio_list examples/audio/talk.list --output_file -          # text with its audio (UniPunc models)
     python predict.py --tasks disf,punc --input_file call.txt --output_file -   # drop uh, um, restarts; punctuate
 
---model_path takes a model folder or a shipped model's name (default_en, switch_en, ...; from any folder).
+A model is a folder or a shipped model's name (default_en, switch_en, ...), which works from any folder.
 A bad flag value, a missing input or output folder stops at once with one line starting "error:" (exit 2).
 """
 from __future__ import annotations

@@ -27,9 +27,10 @@ class ServiceSettings(Settings):
         "without --model_path they choose the shipped model, switch_en when disf is among them"))
     device: str | None = reused(PredictionSettings, "device")
     batch_size: int = reused(PredictionSettings, "batch_size")
-    token: str | None = flag(None, "require 'Authorization: Bearer TOKEN' on every endpoint but /health")
+    token: str | None = flag(None, "require 'Authorization: Bearer TOKEN' on every endpoint but /health",
+                             default_text="none, no token asked")
     allow_origin: list[str] = flag([], "browser origins allowed to call the API from other pages (CORS), e.g. "
-                                       "https://captions.example.org (none: no CORS headers)")
+                                       "https://captions.example.org", default_text="none, no CORS headers")
     max_lines: int = flag(1000, "most lines in one /v1/restore request (more: 413)", min=1)
     max_body_mb: float = flag(1.0, "largest request body, and WebSocket message, in megabytes (more: 413)", above=0)
     queue_size: int = flag(32, "model jobs admitted at once (running or waiting); a request beyond them gets 503 "
