@@ -281,3 +281,29 @@ def test_an_unexpected_error_is_a_json_500_and_the_app_stays_up():
             assert client.get("/health").status_code == 200
     finally:
         service.queue.close()
+
+
+def test_a_service_started_for_disf_answers_disf_requests_as_predict_does():
+    """serve.py loads its model as predict.py does (``loading.load_punctuator``): --tasks disf,punc without
+    --model_path is switch_en, so a request for disf is answered, with predict.py's lines, not refused."""
+    from starlette.testclient import TestClient
+
+    from gector_punct.prediction.loading import load_punctuator
+    from gector_punct.prediction.settings import PredictionSettings
+    from gector_punct.service.app import Service
+
+    sys.path.insert(0, ROOT)
+    import serve
+
+    settings = serve.parse_settings(["--tasks", "disf,punc", "--device", "cpu"])
+    service = Service(settings, load_punctuator(settings.prediction()))
+    lines = ["so uh we went to the the store", "i i think it was um fine"]
+    try:
+        with TestClient(service.app) as client:
+            assert client.get("/health").json()["model"] == "switch_en"
+            reply = client.post("/v1/restore", json={"lines": lines, "tasks": "disf,punc"})
+    finally:
+        service.queue.close()
+    assert reply.status_code == 200, reply.text
+    predicted = load_punctuator(PredictionSettings(tasks="disf,punc", device="cpu")).predict(lines)
+    assert reply.json()["lines"] == predicted and "uh" not in predicted[0]

@@ -28,6 +28,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from gector_punct.prediction.chunks import DEFAULT_CHUNK_WORDS, word_chunks
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.shipped import model_paths
 from gector_punct.service.contract import ClientError, Reading, RestoreRequest, read_restore
 from gector_punct.service.model_queue import ModelQueue, QueueFull
 from gector_punct.service.replies import busy, error
@@ -43,7 +44,8 @@ class Service:
 
     def __init__(self, settings: ServiceSettings, punctuator: Punctuator):
         self.settings, self.punctuator = settings, punctuator
-        self.model_name = ", ".join(os.path.basename(os.path.normpath(p)) for p in settings.model_path)
+        self.model_name = ", ".join(os.path.basename(os.path.normpath(p))
+                                    for p in model_paths(settings.model_path, settings.tasks))
         self.queue = ModelQueue(settings.queue_size)
         self.streams = StreamSessions(self)
         self._readers: dict[Reading, Punctuator] = {}

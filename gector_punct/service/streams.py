@@ -2,7 +2,7 @@
 
 The client sends text frames ``{"words": "a few new words"}`` and ``{"end": true}`` at an utterance's end;
 the server answers ``{"final": TEXT}`` whenever words become final and, after an end, ``{"final": TEXT,
-"end": true}`` with the rest. TEXT is ``streaming.caption_text``: the text that follows what was sent
+"end": true}`` with the rest. TEXT is what ``streaming.Captions`` gives: the text that follows what was sent
 before on the utterance's line (it starts with a space after an earlier word), so the finals of an
 utterance concatenated are the line ``predict.py --stream --lookahead K`` writes for it. ``{"words": ""}``
 changes nothing (in ``predict.py`` an empty line ends an utterance; here only ``{"end": true}`` does).
@@ -22,7 +22,7 @@ import logging
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
+from gector_punct.prediction.streaming import Captions, StreamingPunctuator
 from gector_punct.service.contract import ClientError, read_stream_message, read_stream_query
 from gector_punct.service.replies import busy, error
 
@@ -55,7 +55,7 @@ class StreamSessions:
         if service.queue.full():
             return await ws.send_denial_response(busy("the model queue is full"))
         await ws.accept()
-        session = StreamSession(ws, StreamingPunctuator(reader, request.lookahead), service,
+        session = StreamSession(ws, Captions(StreamingPunctuator(reader, request.lookahead)), service,
                                 authorised=service.settings.token is None or header is not None)
         self.open.add(asyncio.current_task())
         self.idle.clear()
@@ -76,12 +76,11 @@ class StreamSessions:
 
 
 class StreamSession:
-    """One connection: its streamer, the last word sent on the current utterance's line, and whether the
-    client has shown the token."""
+    """One connection: its captions (``streaming.Captions``: the streamer and the current utterance's line)
+    and whether the client has shown the token."""
 
-    def __init__(self, ws: WebSocket, streamer: StreamingPunctuator, service, authorised: bool):
-        self.ws, self.streamer, self.service, self.authorised = ws, streamer, service, authorised
-        self.last: str | None = None
+    def __init__(self, ws: WebSocket, captions: Captions, service, authorised: bool):
+        self.ws, self.captions, self.service, self.authorised = ws, captions, service, authorised
         self.state = ws.scope.setdefault("state", {})
         self.state["lines"] = 0
 
@@ -91,7 +90,7 @@ class StreamSession:
                 if not await self.handle(text):
                     return
             if closing.is_set():
-                if self.streamer.pending or self.last is not None:
+                if self.captions.open:
                     await self.finish()
                 await self.ws.close(GOING_AWAY, "server shutting down")
         except WebSocketDisconnect:
@@ -136,19 +135,17 @@ class StreamSession:
             await self.ws.close(POLICY_VIOLATION, "unauthorised")
             return False
         if kind == "words" and value:
-            final = await self.service.queue.run(self.streamer.push, value, wait=True)
-            if final:
-                await self.send({"final": caption_text(final, self.last)})
-                self.last = final[-1]
+            text = await self.service.queue.run(self.captions.push, value, wait=True)
+            if text:
+                await self.send({"final": text})
         elif kind == "end":
             await self.finish()
         return True  # a token once authorised changes nothing
 
     async def finish(self) -> None:
         """End the utterance: its last words, with ``"end": true``."""
-        final = await self.service.queue.run(self.streamer.end, wait=True)
-        await self.send({"final": caption_text(final, self.last), "end": True})
-        self.last = None
+        text = await self.service.queue.run(self.captions.finish, wait=True)
+        await self.send({"final": text, "end": True})
         self.state["lines"] += 1
 
     async def send(self, message: dict) -> None:

@@ -3,7 +3,10 @@
 ``read_lines(path)`` yields ``(line_number, text)`` one line at a time (``-`` is stdin): only ``\\n`` ends a
 line (a stray ``\\r`` or U+2028 inside a line stays inside it), a trailing ``\\r`` is dropped, the byte-order
 mark that may open a file is dropped (``without_bom``: the one rule for it, which the readers of single lines
-and words use too), and a line that is not UTF-8 raises ``InputError`` naming the file and line.
+and words use too), and a line that is not UTF-8 raises ``InputError`` naming the file and line, as does a file
+that cannot be opened (``cannot read PATH: no such file or directory``). ``read_ended_lines(path)`` also gives
+each line's ending (``\\r\\n``, ``\\n``, or ``""`` for a last line without one), for writers that keep CRLF
+(``line_end``).
 
 ``atomic_write(path)`` writes to a temporary file beside ``path`` and renames it into place only when the
 block succeeds, so a crash or a kill leaves the previous file (or none), never a partial one; a failed
@@ -13,9 +16,11 @@ as reading it means setting it for every thread of the process), a replaced file
 symbolic link is written through (its target is replaced, the link stays); ``-``, a pipe or a character
 device (``/dev/stdout``, ``>(cmd)``) cannot be replaced and is streamed to directly. A missing folder
 for ``path`` is created, or, with ``create_parents=False`` (a file the user named), a ``FileNotFoundError``
-naming that folder (``check_parent_folder``). ``temporary_dir`` and ``replace_dir`` do the same for a folder
-(a model checkpoint); ``place_dir`` puts a folder in place unless another process has just placed the same
-one (a cache both built at once), whose folder then stays.
+naming that folder (``check_parent_folder``); a folder at ``path`` is an ``IsADirectoryError`` naming it.
+``check_input_file`` / ``check_output_file`` raise the same errors before any work starts.
+``temporary_dir`` and ``replace_dir`` do the same for a folder (a model checkpoint); ``place_dir`` puts a
+folder in place unless another process has just placed the same one (a cache both built at once), whose
+folder then stays.
 """
 from __future__ import annotations
 
@@ -43,19 +48,60 @@ def without_bom(text: str) -> str:
 
 
 def read_lines(path: str) -> Iterator[tuple[int, str]]:
-    stream = sys.stdin.buffer if path == "-" else open(path, "rb")
+    for number, text, _ in read_ended_lines(path):
+        yield number, text
+
+
+def read_ended_lines(path: str) -> Iterator[tuple[int, str, str]]:
+    """``(line_number, text, ending)`` of each line: ``read_lines``' text and the line's ending."""
+    stream = sys.stdin.buffer if path == "-" else _open_input(path)
     try:
         for number, raw in enumerate(stream, start=1):
-            raw = raw[:-1] if raw.endswith(b"\n") else raw
-            raw = raw[:-1] if raw.endswith(b"\r") else raw
+            ending = b"\n" if raw.endswith(b"\n") else b""
+            raw = raw[: len(raw) - len(ending)]
+            if raw.endswith(b"\r"):  # CRLF (or a last line's lone CR): the CR ends the line, it is no text
+                raw, ending = raw[:-1], b"\r" + ending
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as err:
                 raise InputError(f"{path}:{number}: not valid UTF-8 ({err.reason} at byte {err.start})") from None
-            yield number, without_bom(text) if number == 1 else text
+            yield number, without_bom(text) if number == 1 else text, ending.decode()
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+
+
+def line_end(ending: str) -> str:
+    """What a restored line ends with, given its input line's ending: CRLF stays CRLF, anything else is LF."""
+    return "\r\n" if ending.startswith("\r") else "\n"
+
+
+def _open_input(path: str):
+    try:
+        return open(path, "rb")
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {reason(err)}") from None
+
+
+def reason(err: OSError) -> str:
+    """An operating-system error in words, without its number or the file name (the caller gives that)."""
+    if isinstance(err, IsADirectoryError):
+        return "it is a folder"
+    return (err.strerror or str(err)).lower()
+
+
+def error_text(err: OSError, path: str) -> str:
+    """An operating-system error as one line naming its file (``path`` when the error names none); one
+    raised here with its own message (``cannot write X: ...``) as it is."""
+    if err.strerror is None:
+        return str(err)
+    return f"{err.filename or path}: {reason(err)}"
+
+
+def check_input_file(path: str) -> None:
+    """Raise ``InputError`` naming ``path`` when it cannot be read: missing, a folder, not readable."""
+    if path != "-" and not _is_stream(path):
+        _open_input(path).close()
 
 
 def read_json_objects(path: str) -> list[tuple[int, dict]]:
@@ -129,6 +175,13 @@ def check_parent_folder(path: str) -> None:
         raise FileNotFoundError(f"cannot write {path}: the folder {directory} {problem}")
 
 
+def check_output_file(path: str) -> None:
+    """``check_parent_folder``, and an ``IsADirectoryError`` naming ``path`` when it is a folder."""
+    check_parent_folder(path)
+    if path != "-" and os.path.isdir(path):
+        raise IsADirectoryError(f"cannot write {path}: it is a folder")
+
+
 @contextlib.contextmanager
 def atomic_write(path: str, mode: str = "w", create_parents: bool = True):
     """Open a temporary file beside ``path`` (beside a link's target); on success it replaces the file in
@@ -143,6 +196,8 @@ def atomic_write(path: str, mode: str = "w", create_parents: bool = True):
         with open(path, mode, **kwargs) as handle:
             yield handle
         return
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"cannot write {path}: it is a folder")
     path = os.path.realpath(path)  # through symbolic links: the target is what gets replaced
     directory = os.path.dirname(path)
     if create_parents:

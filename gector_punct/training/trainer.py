@@ -57,7 +57,7 @@ from gector_punct.scoring.evaluation import evaluate_dev_sets
 from gector_punct.text.files import atomic_write, recover_dir
 from gector_punct.scoring.metrics import selection_f1
 from gector_punct.model.tagger import Seq2Labels
-from gector_punct.options.training import TrainOptions
+from gector_punct.training.options import TrainOptions
 from gector_punct.dataset.reader import DatasetReader, EncodedData, Instance
 from gector_punct.training.fine_tuning import freeze_encoder, starting_model, train_only_top_layers
 from gector_punct.encoders.runtime import autocast, grad_scaler, pick_device
