@@ -23,7 +23,7 @@ from gector_punct.model.base_encoder import in_top_layers
 from gector_punct.model.config import ModelConfig
 from gector_punct.model.tagger import Seq2Labels
 from gector_punct.model.vocabulary import HEADS, IGNORE, Vocabulary
-from gector_punct.options.training import TrainOptions
+from gector_punct.training.options import TrainOptions
 
 
 def starting_model(options: TrainOptions, train_instances: list, resume_from: str | None,
