@@ -9,26 +9,35 @@ probability between alone and batched.
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
+from dataclasses import dataclass
 
 import torch
 
-from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.loading import ModelLoadError, load_punctuator
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.text.existing import prepare_spaced
+from gector_punct.text.files import InputError, read_lines
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--input_file", default="-", help="lines to restore, one per line (default: - , stdin)")
-    p.add_argument("--lines", type=int, default=1000, help="lines taken from it, shuffled (default 1000)")
-    p.add_argument("--group", type=int, default=16, help="lines per call in the mixed groups (default 16)")
-    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: models/default_en)")
-    p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the shuffle (default 0)")
-    return p.parse_args(argv)
+@dataclass(kw_only=True)
+class BatchDependenceFlags(Settings):
+    input_file: str = flag("-", "lines to restore, one per line", default_text="-, stdin")
+    lines: int = flag(1000, "lines taken from it, shuffled", min=1)
+    group: int = flag(16, "lines per call in the mixed groups", min=1)
+    model_path: list[str] | None = reused(PredictionSettings, "model_path")
+    threads: int = flag(1, "torch threads", min=1)
+    seed: int = flag(0, "seed of the shuffle")
+
+
+def parse_args(argv=None) -> BatchDependenceFlags:
+    p = FlagParser(__doc__)
+    add_flags(p, BatchDependenceFlags)
+    return p.settings(BatchDependenceFlags, p.parse_args(argv))
 
 
 def largest_difference(punctuator: Punctuator, lines: list[str]) -> float:
@@ -45,13 +54,11 @@ def largest_difference(punctuator: Punctuator, lines: list[str]) -> float:
 def main(argv=None) -> None:
     args = parse_args(argv)
     torch.set_num_threads(args.threads)
-    punctuator = Punctuator.load(args.model_path, device="cpu")
     try:
-        with open(args.input_file if args.input_file != "-" else sys.stdin.fileno(), encoding="utf-8",
-                  closefd=args.input_file != "-") as f:
-            lines = [line.rstrip("\n") for line in f]
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"error: cannot read {args.input_file}: {getattr(err, 'strerror', None) or err}", file=sys.stderr)
+        punctuator = load_punctuator(PredictionSettings(model_path=args.model_path, device="cpu"))
+        lines = [line for _, line in read_lines(args.input_file)]
+    except (ModelLoadError, InputError) as err:  # their messages name the model or the file (and line)
+        print(f"error: {err}", file=sys.stderr)
         sys.exit(2)
     random.Random(args.seed).shuffle(lines)
     lines = lines[: args.lines]

@@ -11,18 +11,23 @@ API in one process; ``utils/benchmark_cli.py`` measures ``predict.py`` as a proc
 ``--stages`` adds where the end-to-end time goes: reading the lines, tokenising, the model (the encoder
 alone is the floor), decoding, writing. ``--threads 1`` against the default shows how the encoder scales.
 """
-import argparse
 import os
 import random
 import resource
 import sys
 import time
+from dataclasses import dataclass
 
 import torch
 
-from gector_punct.model.windows import WindowedBatcher
-from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
 from gector_punct.encoders.runtime import autocast
+from gector_punct.model.windows import WindowedBatcher
+from gector_punct.options.flags import FlagParser, add_flags, flag
+from gector_punct.prediction.loading import load_punctuator
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import model_paths
+from gector_punct.text.files import read_lines
 from gector_punct.text.tags import make_source
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,8 +53,6 @@ def generated_lines(n_lines: int, long_words: int, seed: int) -> list[str]:
 
 def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
     """Seconds of each stage of ``predict`` (one pass, one after the other) over ``lines``."""
-    from gector_punct.prediction.punctuator import LinesJob
-
     times, started = {}, time.perf_counter()
 
     def lap(name: str) -> None:
@@ -57,44 +60,41 @@ def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
         now = time.perf_counter()
         times[name], started = now - started, now
 
-    job = LinesJob(lines, punctuator.existing)
-    words = job.todo_words()
+    job = punctuator.start(lines)
     lap("reading (existing marks, units)")
-    windows = punctuator.encode(words)
-    lap("tokenising")
-    probabilities = punctuator.probabilities(words, windows=windows)
-    lap("model: encoder, heads, owned words")
-    job.apply(punctuator.decode(words, probabilities, whole=not punctuator.fragments))
-    lap("decoding")
+    for step, name in zip(punctuator.pass_steps(), ("tokenising", "model: encoder, heads, owned words", "decoding"),
+                          strict=True):
+        step(job)
+        lap(name)
     job.written()
     lap("writing (written forms, spacing)")
     return times
 
 
+@dataclass(kw_only=True)
+class BenchmarkFlags(PredictionSettings):
+    input_file: str | None = flag(None, "text to run on", default_text="generated ASR-like text")
+    lines: int = flag(2000, "generated lines of 5-120 words", min=1)
+    long_words: int = flag(20000, "words of the one long generated line", min=0)
+    threads: int | None = flag(None, "torch CPU threads", min=1, default_text="torch's choice")
+    quantize: bool = flag(False, "measure the dynamic-int8 encoder (CPU; not offered by predict.py: it costs 2+ F1 "
+                                 "points)")
+    stages: bool = flag(False, "also print the seconds of each stage of predict")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
-    p.add_argument("--input_file", default=None, help="text to run on (default: generated ASR-like text)")
-    p.add_argument("--lines", type=int, default=2000, help="generated lines of 5-120 words (default 2000)")
-    p.add_argument("--long_words", type=int, default=20000, help="words of the one long generated line (default 20000)")
-    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
-    p.add_argument("--max_len", type=int, default=None, help="subwords per window (default: the model's)")
-    p.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's choice)")
-    p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--quantize", action="store_true",
-                   help="measure the dynamic-int8 encoder (CPU; not offered by predict.py: it costs 2+ F1 points)")
-    p.add_argument("--stages", action="store_true", help="also print the seconds of each stage of predict")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, BenchmarkFlags, skip=PredictionSettings.field_names())
+    add_flags(p, PredictionSettings, only=("model_path", "batch_size", "max_len", "device"))
+    args = p.settings(BenchmarkFlags, p.parse_args(argv))
     if args.threads:
         torch.set_num_threads(args.threads)
     if args.input_file:
-        with open(args.input_file, encoding="utf-8") as f:
-            lines = [line.rstrip("\n") for line in f]
+        lines = [line for _, line in read_lines(args.input_file)]
     else:
         lines = generated_lines(args.lines, args.long_words, 1)
     n_words = sum(len(line.split()) for line in lines)
-    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, max_len=args.max_len, device=args.device,
-                                 quantize=args.quantize)
+    punctuator = load_punctuator(args, quantize=args.quantize)
     punctuator.predict(lines[:50])  # warm-up
 
     started = time.perf_counter()
@@ -118,7 +118,8 @@ def main(argv=None) -> int:
     unwindowed = sum(len(p) for line in encoder.word_pieces([line.split() for line in lines]) for p in line)
     extra = (tokens - unwindowed - len(windows) * (len(encoder.prefix) + len(encoder.suffix))) / max(1, unwindowed)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"device: {punctuator.device}, torch threads: {torch.get_num_threads()}, model: {args.model_path}")
+    model_names = " ".join(model_paths(args.model_path, args.tasks))
+    print(f"device: {punctuator.device}, torch threads: {torch.get_num_threads()}, model: {model_names}")
     print(f"input: {len(lines)} lines, {n_words} words, {len(windows)} windows, {tokens} encoder tokens "
           f"(windowing overlap adds {100 * extra:.1f}% subwords)")
     print(f"end-to-end predict: {n_words / end_to_end:,.0f} words/s ({end_to_end:.1f} s)")

@@ -18,7 +18,6 @@ client's next connection may come before the server has counted its last one clo
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -27,9 +26,14 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 import httpx
 import websockets
+
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.service.settings import ServiceSettings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SENTENCES = ["so i went to new york last tuesday did you go there too", "yes it was great we ate pizza in brooklyn",
@@ -37,30 +41,32 @@ SENTENCES = ["so i went to new york last tuesday did you go there too", "yes it 
              "my neighbor frank has a vegetable garden that could feed the whole street", "ok thanks bye"]
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--url", default=None, help="a running server (default: none; then --start_server is needed)")
-    p.add_argument("--start_server", action="store_true",
-                   help="start serve.py on a free port for the run (its memory is then reported); stopped after")
-    p.add_argument("--server_flags", default="", help="extra serve.py flags with --start_server (default: none)")
-    p.add_argument("--token", default=None, help="bearer token of the server (default: none)")
-    p.add_argument("--clients", type=int, default=16, help="concurrent clients (default 16)")
-    p.add_argument("--seconds", type=float, default=30.0, help="how long to run (default 30)")
-    p.add_argument("--stream_share", type=float, default=0.3, help="share of requests that are stream utterances "
-                                                                   "(default 0.3)")
-    p.add_argument("--lines", type=int, default=2, help="lines per restore request (default 2)")
-    p.add_argument("--long_clients", type=int, default=0,
-                   help="clients (of --clients) that send long restore requests only (default 0)")
-    p.add_argument("--long_words", type=int, default=20000, help="words of a long request (default 20000)")
-    p.add_argument("--lookahead", type=int, default=8, help="look-ahead of the streams (default 8)")
-    p.add_argument("--rss_at", default="1000,10000",
-                   help="request counts after which the started server's VmRSS is read (default 1000,10000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed of the request mix (default 0)")
-    args = p.parse_args(argv)
+@dataclass(kw_only=True)
+class LoadTestFlags(Settings):
+    url: str | None = flag(None, "a running server", default_text="none; then --start_server is needed")
+    start_server: bool = flag(False, "start serve.py on a free port for the run (its memory is then reported); "
+                                     "stopped after")
+    server_flags: str = flag("", "extra serve.py flags with --start_server")
+    token: str | None = flag(None, "bearer token of the server")
+    clients: int = flag(16, "concurrent clients", min=1)
+    seconds: float = flag(30.0, "how long to run", above=0)
+    stream_share: float = flag(0.3, "share of requests that are stream utterances", min=0, max=1)
+    lines: int = flag(2, "lines per restore request", min=1)
+    long_clients: int = flag(0, "clients (of --clients) that send long restore requests only", min=0)
+    long_words: int = reused(ServiceSettings, "max_words", help="words of a long request")
+    lookahead: int = reused(PredictionSettings, "lookahead")
+    rss_at: str = flag("1000,10000", "request counts after which the started server's VmRSS is read")
+    seed: int = flag(0, "random seed of the request mix")
+
+
+def parse_args(argv=None) -> LoadTestFlags:
+    p = FlagParser(__doc__)
+    add_flags(p, LoadTestFlags)
+    args = p.settings(LoadTestFlags, p.parse_args(argv))
     if (args.url is None) == (not args.start_server):
         p.error("give --url or --start_server (one of them)")
-    if not 0 <= args.long_clients <= args.clients:
-        p.error(f"--long_clients must be from 0 to --clients ({args.clients}), not {args.long_clients}")
+    if args.long_clients > args.clients:
+        p.error(f"--long_clients must be at most --clients ({args.clients}), not {args.long_clients}")
     return args
 
 

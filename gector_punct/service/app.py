@@ -33,6 +33,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from gector_punct.prediction.chunks import word_chunks
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.shipped import model_paths
 from gector_punct.service.admission import Admission, Gate
 from gector_punct.service.contract import ClientError, Reading, RestoreRequest, read_restore
 from gector_punct.service.limits import check_words
@@ -53,13 +54,14 @@ class ClientGone(Exception):
 class Service:
     """The app and what it shares between requests: the settings, the loaded punctuator (one configured
     view per ``Reading``, ``Punctuator.reading``, to check what clients ask), the model queue and its
-    workers (``load``: how a worker process loads the model, needed with ``--workers`` > 1), the gate and
-    the open streams."""
+    workers (more than one: processes loading their own model from ``settings``), the gate and the open
+    streams."""
 
-    def __init__(self, settings: ServiceSettings, punctuator: Punctuator, load=None):
+    def __init__(self, settings: ServiceSettings, punctuator: Punctuator):
         self.settings, self.punctuator = settings, punctuator
-        self.model_name = ", ".join(os.path.basename(os.path.normpath(p)) for p in settings.model_path)
-        self.queue = ModelQueue(start_workers(settings, punctuator, load), settings.queue_size)
+        self.model_name = ", ".join(os.path.basename(os.path.normpath(p))
+                                    for p in model_paths(settings.model_path, settings.tasks))
+        self.queue = ModelQueue(start_workers(settings, punctuator), settings.queue_size)
         self.gate = Gate(settings)
         self.streams = StreamSessions(self)
         self._readers: dict[Reading, Punctuator] = {}

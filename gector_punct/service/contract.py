@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.text.existing import MODES
 from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
 
-DEFAULT_LOOKAHEAD = 8  # predict.py's --lookahead
+DEFAULT_LOOKAHEAD = DEFAULTS.lookahead  # predict.py's --lookahead
 
 
 class ClientError(Exception):

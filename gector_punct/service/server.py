@@ -1,5 +1,4 @@
-"""``serve(settings, punctuator, load)``: the service on uvicorn until SIGTERM or Ctrl-C (``load``: how a
-worker process loads the model, for ``--workers`` > 1).
+"""``serve(settings, punctuator)``: the service on uvicorn until SIGTERM or Ctrl-C.
 
 On SIGTERM, ``GracefulServer`` first closes the gate (``admission``: every new request, connection or
 stream gets 503) while it still listens, lets every open stream end its utterance
@@ -36,10 +35,10 @@ class GracefulServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
-def serve(settings: ServiceSettings, punctuator: Punctuator, load=None) -> None:
+def serve(settings: ServiceSettings, punctuator: Punctuator) -> None:
     """Serve until stopped. uvicorn raises the signal that stopped it again once it is done: the caller's
     SIGTERM handler decides the exit status."""
-    service = Service(settings, punctuator, load)
+    service = Service(settings, punctuator)
     config = uvicorn.Config(service.app, host=settings.host, port=settings.port, access_log=False,
                             lifespan="off", ws_max_size=settings.max_body_bytes,
                             timeout_graceful_shutdown=1, log_level="warning")

@@ -1,9 +1,9 @@
-"""``WebSocket /v1/stream``: live captions, one ``StreamingPunctuator`` per connection, held by one model
+"""``WebSocket /v1/stream``: live captions, one ``streaming.Captions`` per connection, held by one model
 worker (``workers``: the ``open`` / ``push`` / ``end`` steps).
 
 The client sends text frames ``{"words": "a few new words"}`` and ``{"end": true}`` at an utterance's end;
 the server answers ``{"final": TEXT}`` whenever words become final and, after an end, ``{"final": TEXT,
-"end": true}`` with the rest. TEXT is ``streaming.caption_text``: the text that follows what was sent
+"end": true}`` with the rest. TEXT is what ``streaming.Captions`` gives: the text that follows what was sent
 before on the utterance's line (it starts with a space after an earlier word), so the finals of an
 utterance concatenated are the line ``predict.py --stream --lookahead K`` writes for it. ``{"words": ""}``
 changes nothing (in ``predict.py`` an empty line ends an utterance; here only ``{"end": true}`` does).
@@ -32,7 +32,6 @@ from collections import Counter
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from gector_punct.prediction.streaming import caption_text
 from gector_punct.service.contract import ClientError, StreamRequest, read_stream_message, read_stream_query
 from gector_punct.service.limits import check_words
 from gector_punct.service.replies import busy, error
@@ -101,8 +100,8 @@ class StreamSessions:
 
 
 class StreamSession:
-    """One connection: its id and worker, the messages waiting for the model (``inbox``, ``waiting``: their
-    words), the last word sent on the current utterance's line, and whether the client has shown the token."""
+    """One connection: its id and worker (which holds its ``Captions``), the messages waiting for the model
+    (``inbox``, ``waiting``: their words), and whether the client has shown the token."""
 
     def __init__(self, ws: WebSocket, service, request: StreamRequest, stream_id: int, worker: int,
                  authorised: bool):
@@ -111,8 +110,6 @@ class StreamSession:
         self.authorised, self.opened, self.stopping = authorised, False, asyncio.Event()
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.waiting = 0
-        self.last: str | None = None
-        self.utterance_open = False  # words were pushed since the last end
         self.sending = asyncio.Lock()
         self.state = ws.scope.setdefault("state", {})
         self.state["lines"] = 0
@@ -126,8 +123,6 @@ class StreamSession:
         try:
             if not await self.authenticate():
                 return
-            await self.model("open", self.request.reading, self.request.lookahead)
-            self.opened = True
             reader, worker = asyncio.ensure_future(self.read()), asyncio.ensure_future(self.work())
             try:
                 done, _ = await asyncio.wait({reader, worker}, return_when=asyncio.FIRST_COMPLETED)
@@ -219,27 +214,31 @@ class StreamSession:
             kind, words, weight = item
             self.waiting -= weight
             if kind == "words" and words:
-                final = await self.model("push", words)
-                self.utterance_open = True
-                if final:
-                    await self.send({"final": caption_text(final, self.last)})
-                    self.last = final[-1]
+                text = await self.model("push", words)
+                if text:
+                    await self.send({"final": text})
             elif kind == "end":
                 await self.finish()
-        if self.utterance_open:
-            await self.finish()
+        if self.opened and (text := await self.model("end_open")) is not None:
+            await self.ended(text)
         await self.ws.close(GOING_AWAY, "server shutting down")
 
     async def model(self, step: str, *args):
-        """One step of this stream on its worker; waits for a place in the queue."""
-        (result,) = await self.service.queue.run([(step, (self.id, *args))], wait=True, worker=self.worker)
+        """One step of this stream on its worker; waits for a place in the queue. The first one opens the
+        stream there in the same job: a stream takes no place in the queue before it has words."""
+        steps = [(step, (self.id, *args))]
+        if not self.opened:
+            steps.insert(0, ("open", (self.id, self.request.reading, self.request.lookahead)))
+            self.opened = True  # from now on the worker may hold its state: forgotten when the stream closes
+        *_, result = await self.service.queue.run(steps, wait=True, worker=self.worker)
         return result
 
     async def finish(self) -> None:
         """End the utterance: its last words, with ``"end": true``."""
-        final = await self.model("end")
-        await self.send({"final": caption_text(final, self.last), "end": True})
-        self.last, self.utterance_open = None, False
+        await self.ended(await self.model("end"))
+
+    async def ended(self, text: str) -> None:
+        await self.send({"final": text, "end": True})
         self.state["lines"] += 1
 
     async def send(self, message: dict) -> None:

@@ -2,15 +2,18 @@
 
 A step is ``(name, args)``, picklable: ``("restore", (reading, lines))`` -> the lines restored (one
 ``Punctuator.predict`` call: one chunk of a request); ``("open", (stream, reading, lookahead))`` starts
-stream ``stream``'s ``StreamingPunctuator``; ``("push", (stream, words))`` -> its words that became final;
-``("end", (stream,))`` -> the rest of the utterance; ``("forget", (stream,))`` drops the stream.
-``ModelWorker`` carries steps out on a punctuator and holds the streams opened on it.
+stream ``stream``'s captions (``streaming.Captions`` on a ``StreamingPunctuator``); ``("push", (stream,
+words))`` -> the caption text its words made final ('' when none); ``("end", (stream,))`` -> the text that
+ends the utterance; ``("end_open", (stream,))`` -> that text if the utterance has words, else None;
+``("forget", (stream,))`` drops the stream. ``ModelWorker`` carries steps out on a punctuator and holds
+the streams opened on it.
 
-``start_workers(settings, punctuator, load)``: ``--workers 1`` is one ``ThreadWorker`` (the server's own
-punctuator, on a thread of the server); more are ``ProcessWorker``s, each a child process that builds its
-own punctuator with ``load()`` (picklable: the child is spawned) and runs ``worker_threads`` torch threads
-(0: the machine's cores shared out). Both kinds: ``await worker.call(step)`` returns the step's result or
-raises ``WorkerError``; ``close()`` stops the worker after its step. A child that dies is started again;
+``start_workers(settings, punctuator)``: ``--workers 1`` is one ``ThreadWorker`` (the server's own
+punctuator, on a thread of the server); more are ``ProcessWorker``s, each a child process that loads its
+own punctuator from the service's model settings (``loading.load_punctuator(settings.prediction())``, as
+``serve.py`` loads the server's) and runs ``worker_threads`` torch threads (0: the machine's cores shared
+out). Both kinds: ``await worker.call(step)`` returns the step's result or raises ``WorkerError``;
+``close()`` stops the worker after its step. A child that dies is started again;
 the step it was running fails, and the streams it held are gone (their next step fails).
 """
 from __future__ import annotations
@@ -26,8 +29,10 @@ from typing import Any
 
 import torch
 
+from gector_punct.prediction.loading import load_punctuator
 from gector_punct.prediction.punctuator import Punctuator
-from gector_punct.prediction.streaming import StreamingPunctuator
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.streaming import Captions, StreamingPunctuator
 from gector_punct.service.contract import Reading
 
 log = logging.getLogger("gector_punct.service")
@@ -44,9 +49,10 @@ class ModelWorker:
     def __init__(self, punctuator: Punctuator):
         self.punctuator = punctuator
         self.readers: dict[Reading, Punctuator] = {}
-        self.streams: dict[int, StreamingPunctuator] = {}
-        self.steps: dict[str, Callable[..., Any]] = {"restore": self.restore, "open": self.open,
-                                                     "push": self.push, "end": self.end, "forget": self.forget}
+        self.streams: dict[int, Captions] = {}
+        self.steps: dict[str, Callable[..., Any]] = {"restore": self.restore, "open": self.open, "push": self.push,
+                                                     "end": self.end, "end_open": self.end_open,
+                                                     "forget": self.forget}
 
     def execute(self, step: Step) -> Any:
         name, args = step
@@ -61,13 +67,17 @@ class ModelWorker:
         return self.reader(reading).predict(lines)
 
     def open(self, stream: int, reading: Reading, lookahead: int) -> None:
-        self.streams[stream] = StreamingPunctuator(self.reader(reading), lookahead)
+        self.streams[stream] = Captions(StreamingPunctuator(self.reader(reading), lookahead))
 
-    def push(self, stream: int, words: list[str]) -> list[str]:
+    def push(self, stream: int, words: list[str]) -> str:
         return self.streams[stream].push(words)
 
-    def end(self, stream: int) -> list[str]:
-        return self.streams[stream].end()
+    def end(self, stream: int) -> str:
+        return self.streams[stream].finish()
+
+    def end_open(self, stream: int) -> str | None:
+        captions = self.streams[stream]
+        return captions.finish() if captions.open else None
 
     def forget(self, stream: int) -> None:
         self.streams.pop(stream, None)
@@ -90,15 +100,15 @@ class ThreadWorker:
 class ProcessWorker:
     """Steps in a child process, sent over a pipe by a thread of the server that waits for each reply."""
 
-    def __init__(self, index: int, load: Callable[[], Punctuator], threads: int):
-        self.index, self.load, self.threads = index, load, threads
+    def __init__(self, index: int, model: PredictionSettings, threads: int):
+        self.index, self.model, self.threads = index, model, threads
         self.thread = ThreadPoolExecutor(1, thread_name_prefix=f"model-worker-{index}")
         self.start()
 
     def start(self) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a process that has torch threads running
         self.pipe, child_end = context.Pipe()
-        self.process = context.Process(target=serve_steps, args=(child_end, self.load, self.threads, self.index),
+        self.process = context.Process(target=serve_steps, args=(child_end, self.model, self.threads, self.index),
                                        name=f"model-worker-{self.index}", daemon=True)
         self.process.start()
         child_end.close()
@@ -136,14 +146,14 @@ class ProcessWorker:
         self.thread.shutdown(wait=False)
 
 
-def serve_steps(pipe, load: Callable[[], Punctuator], threads: int, index: int) -> None:
+def serve_steps(pipe, model: PredictionSettings, threads: int, index: int) -> None:
     """A worker process: load the model, say so, then answer each step with (True, result) or (False, why)
     until told to stop (None) or the server has gone. Signals are the server's to handle: it stops us."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(levelname)s model-worker-{index}: %(message)s")
     torch.set_num_threads(threads)
-    worker = ModelWorker(load())
+    worker = ModelWorker(load_punctuator(model))
     pipe.send(None)
     while True:
         try:
@@ -160,16 +170,14 @@ def serve_steps(pipe, load: Callable[[], Punctuator], threads: int, index: int) 
         pipe.send(reply)
 
 
-def start_workers(settings, punctuator: Punctuator, load: Callable[[], Punctuator] | None):
+def start_workers(settings, punctuator: Punctuator):
     """The service's workers: ``settings.workers`` of them, loaded (ready) when this returns."""
     if settings.workers == 1:
         if settings.worker_threads:
             torch.set_num_threads(settings.worker_threads)
         return [ThreadWorker(punctuator)]
-    if load is None:
-        raise ValueError("several model workers need a way to load the model (load=...)")
     threads = settings.worker_threads or max(1, len(os.sched_getaffinity(0)) // settings.workers)
-    workers = [ProcessWorker(i, load, threads) for i in range(settings.workers)]
+    workers = [ProcessWorker(i, settings.prediction(), threads) for i in range(settings.workers)]
     for worker in workers:
         worker.wait_ready()
     log.info("%d model workers of %d torch thread(s) each", len(workers), threads)
