@@ -60,17 +60,19 @@ def test_a_sentence_end_the_model_is_sure_of_stays_between_two_numbers():
     assert written(join_spoken_numbers(line_of(words, tags, sentence_end=unsure))) == "we have two one is red."
 
 
-def test_oh_is_zero_only_inside_a_number():
-    """``Oh, one more thing``: an interjection keeps its comma; ``five oh one`` is a number."""
-    words = "oh one more thing".split()
-    tags = [Tag(append=",", case=CAPITAL), Tag(), Tag(), period]
-    assert written(join_spoken_numbers(line_of(words, tags))) == "Oh, one more thing."
-    words = "room five oh one is free".split()
-    tags = [Tag(), comma, comma, Tag(), Tag(), period]
-    assert written(join_spoken_numbers(line_of(words, tags))) == "room five oh one is free."
-    words = "it was third oh well".split()  # no number after it: the interjection's sentence stands
-    tags = [Tag(), Tag(), period, Tag(append=",", case=CAPITAL), period]
-    assert written(join_spoken_numbers(line_of(words, tags))) == "it was third. Oh, well."
+def test_oh_double_and_triple_are_digits_only_in_a_string_of_digits():
+    """``Oh, one more thing``, ``third. Oh, well``: an interjection beside one number keeps its marks; ``five oh
+    one``, ``oh seven nine four six double one two``, ``nine oh two one oh`` are numbers."""
+    def joined(text, marked):
+        words = text.split()
+        tags = [Tag(append=",") if k in marked else Tag() for k in range(len(words))]
+        return written(join_spoken_numbers(line_of(words, tags)))
+
+    assert joined("oh one more thing", {0}) == "oh, one more thing"
+    assert joined("it was third oh well", {2, 3}) == "it was third, oh, well"
+    assert joined("room five oh one is free", {1, 2}) == "room five oh one is free"
+    assert joined("on oh seven nine four six double one two", {0, 1, 5, 6}) == "on, oh seven nine four six double one two"
+    assert joined("zip code nine oh two one oh", {3, 5}) == "zip code nine oh two one oh"
 
 
 def test_number_words_are_the_words_num2words_writes():

@@ -196,7 +196,10 @@ fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seve
 million billion trillion point zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh
 twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth
 fiftieth sixtieth seventieth eightieth ninetieth hundredth thousandth millionth billionth trillionth""".split())
-SPOKEN_ZERO = "oh"  # zero inside a number (five oh one, ten oh five); elsewhere an interjection (oh, one more)
+# Words said in a string of digits that num2words does not write: ``oh`` (zero), ``double`` and ``triple``.
+# Each is part of a number only in a run of number words holding two or more of num2words' (five oh one,
+# oh seven nine, six double one two); beside one number word it is a word of its own (oh, one more thing).
+SPOKEN_DIGIT_WORDS = frozenset({"oh", "double", "triple"})
 MONTHS = set("january february march april may june july august september october november december".split())
 # A sentence end the tags put between two number words stays when the model gives its labels that end a
 # sentence at least this probability together: two numbers of two sentences (we have two. One is red).
@@ -205,14 +208,16 @@ SURE_SENTENCE_END = 0.85
 
 def spoken_numbers(cores: list[str]) -> list[bool]:
     """Per word (its core, lower-case), whether it is a word of a spoken number: a ``NUMBER_WORDS`` word
-    (``twenty-one`` in its parts), or ``oh`` between two of them (through a run: ``nine oh oh one``)."""
+    (``twenty-one`` in its parts), or a ``SPOKEN_DIGIT_WORDS`` word in a run with two of those."""
     number = [bool(core) and all(part in NUMBER_WORDS for part in core.split("-")) for core in cores]
-    out = list(number)
-    for k, core in enumerate(cores):
-        if core == SPOKEN_ZERO:
-            before = next((number[j] for j in range(k - 1, -1, -1) if cores[j] != SPOKEN_ZERO), False)
-            after = next((number[j] for j in range(k + 1, len(cores)) if cores[j] != SPOKEN_ZERO), False)
-            out[k] = before and after
+    out, start = list(number), 0
+    while start < len(cores):
+        end = start
+        while end < len(cores) and (number[end] or cores[end] in SPOKEN_DIGIT_WORDS):
+            end += 1
+        if sum(number[start:end]) >= 2:
+            out[start:end] = [True] * (end - start)
+        start = end + 1
     return out
 
 
