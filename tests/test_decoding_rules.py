@@ -139,7 +139,7 @@ def test_each_word_takes_its_label_and_the_case_of_the_context_written_before_it
     period the ``end`` one; a deleted word passes its context on; a word's own marks stay (``existing``), and
     the period the tagger wants after ``said:`` is not written, so ``fine`` follows a pause."""
     words = "yes uh so we said: fine".split()
-    case = [[KEEP, KEEP, KEEP, CAPITAL]] * len(words)  # capital after a sentence end only
+    case = [(KEEP, KEEP, KEEP, CAPITAL)] * len(words)  # capital after a sentence end only
     punct = [PERIOD, KEEP, KEEP, KEEP, PERIOD, KEEP]
     line = line_of(words, [Tag(), Tag(deletes=True)] + [Tag()] * 4, punct=punct, case=case, error=[1.0] * 6)
     out = decide_words(line)

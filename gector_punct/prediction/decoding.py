@@ -7,10 +7,10 @@ lines one after the other; columns in the order of ``names`` (per head name, its
 the union of its members'). Also the tasks that are on and a ``DecodeConfig``. Out: per line, per word,
 its tag. Nothing here reads a model or changes its inputs.
 
-``decode_lines`` reads what the probabilities say of each word (``line_evidence``: the scores with
-``additional_confidence`` added to the punctuation head's ``$KEEP`` and ``case_bias`` to the case head's,
-a task that is off deciding nothing, ``mask_tasks_off``), then takes each line through the line rules in
-their order (``line_rules.LINE_RULES``: deletion, GECToR's gate and each word's decision, then the rules
+``decode_lines`` reads what the probabilities say of each word (``line_evidence``: its likeliest labels,
+GECToR's ``additional_confidence`` added to the punctuation head's ``$KEEP`` and ``case_bias`` to the case
+head's, a task that is off deciding nothing: ``open_columns``), then takes each line through the line rules
+in their order (``line_rules.LINE_RULES``: deletion, GECToR's gate and each word's decision, then the rules
 of the whole line; ``line_rules`` says what each does and where ``given`` holds).
 """
 from __future__ import annotations
@@ -44,32 +44,40 @@ def mean_probabilities(members: list[Probabilities]) -> Probabilities:
     return {head: sum(m[head] for m in members) / len(members) for head in members[0]}
 
 
-def mask_tasks_off(punct: torch.Tensor, case: torch.Tensor, names: dict[str, list[str]],
-                   tasks: frozenset[str]) -> None:
-    """Rule out, in place, every decision of a task that is off: ``$DELETE`` without ``disf``; any mark and
-    any case change without ``punc``."""
-    punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
-    for j, name in enumerate(punct_names):
-        off = "disf" if name == DELETE else None if name == KEEP else "punc"
-        if off is not None and off not in tasks:
-            punct[:, j] = -1.0
-    if "punc" not in tasks:
-        case[..., [j for j, name in enumerate(case_names) if name != KEEP]] = -1.0
+def open_columns(names: dict[str, list[str]], tasks: frozenset[str]) -> dict[str, list[int]]:
+    """Per head (punctuation, case), the labels besides ``$KEEP`` that a kept word may take: no ``$DELETE``
+    (whether a word goes is ``line_rules.delete_disfluencies``' decision, on the probabilities themselves),
+    and no mark or case change without ``punc`` (a task that is off decides nothing)."""
+    punc = "punc" in tasks
+    return {head: [j for j, name in enumerate(names[head]) if punc and name not in (KEEP, DELETE)]
+            for head in (PUNCT_HEAD.name, CASE_HEAD.name)}
 
 
-def decision_scores(probabilities: Probabilities, names: dict[str, list[str]], tasks: frozenset[str],
-                    config: DecodeConfig) -> tuple[torch.Tensor, torch.Tensor]:
-    """(punctuation, case) scores whose argmax is each kept word's decision: the probabilities with the
-    ``$KEEP`` biases added, the tasks that are off masked, and ``$DELETE`` ruled out (whether a word goes is
-    ``line_rules.delete_disfluencies``' decision, on the probabilities themselves)."""
-    punct, case = probabilities[PUNCT_HEAD.name].clone(), probabilities[CASE_HEAD.name].clone()
-    punct_names = names[PUNCT_HEAD.name]
-    punct[:, punct_names.index(KEEP)] += config.additional_confidence
-    case[..., names[CASE_HEAD.name].index(KEEP)] += config.case_bias
-    mask_tasks_off(punct, case, names, tasks)
-    if DELETE in punct_names:
-        punct[:, punct_names.index(DELETE)] = -1.0
-    return punct, case
+def likeliest(p: torch.Tensor, keep: int, bias: float, columns: list[int], threshold: float) -> torch.Tensor:
+    """Per row of ``p`` (a word, or a word in one mark context), the column of its likeliest label: ``keep``,
+    its probability raised by ``bias``, or one of ``columns`` (the first of equals, as argmax takes them);
+    ``keep`` where that label's score is below ``threshold`` (compared in double precision, as Python floats
+    compare). ``p`` is read in place, one run of adjacent columns at a time: the case head's table is the
+    largest thing decoding reads, and is not copied."""
+    runs = [[keep, keep + 1]]
+    for j in sorted(columns):
+        if runs[-1][1] == j and runs[-1][0] != keep:
+            runs[-1][1] = j + 1
+        else:
+            runs.append([j, j + 1])
+    best, index = None, None
+    for start, end in sorted(runs):
+        if start == keep:
+            value, at = p[..., keep] + bias, torch.full(p.shape[:-1], keep)
+        else:
+            value, at = p[..., start:end].max(-1)
+            at = at + start
+        if best is None:
+            best, index = value, at
+        else:  # an earlier column keeps a tie
+            better = value > best
+            best, index = torch.where(better, value, best), torch.where(better, at, index)
+    return torch.where(best.double() >= threshold, index, keep)
 
 
 def question_opening_columns(punct_names: list[str]) -> list[int]:
@@ -84,46 +92,51 @@ def sentence_mark_columns(punct_names: list[str]) -> dict[str, list[int]]:
             for m in SENTENCE_MARKS}
 
 
-def end_mark(punct_p: torch.Tensor, columns: dict[str, list[int]]) -> str:
-    """The likeliest sentence mark of a word from its punctuation probabilities: each mark's probability is
-    the sum over its labels (``sentence_mark_columns``)."""
-    return max(columns, key=lambda mark: float(punct_p[columns[mark]].sum()))
+def likeliest_marks(marks: dict[str, torch.Tensor]) -> list[str]:
+    """Per word, its likeliest sentence mark from each mark's probability (``_summed`` over its
+    ``sentence_mark_columns``); the first of equals in . ? ! order."""
+    sums = {mark: p.tolist() for mark, p in marks.items()}
+    return [max(sums, key=lambda mark: sums[mark][k]) for k in range(len(sums["."]))]
 
 
-def _summed(p: torch.Tensor, columns: list[int]) -> list[float]:
-    return (p[:, columns].sum(-1) if columns else torch.zeros(len(p))).tolist()
+def _summed(p: torch.Tensor, columns: list[int]) -> torch.Tensor:
+    """Per row, the probabilities of ``columns`` added up."""
+    return p[:, columns].sum(-1) if columns else torch.zeros(len(p))
 
 
-def _likeliest(scores: torch.Tensor, threshold: float, keep: int) -> list:
-    """Per row (per word, per context), the index of the likeliest label, ``keep`` where its score is below
-    ``threshold`` (compared in double precision, as Python floats compare)."""
-    best, index = scores.max(-1)
-    return torch.where(best.double() >= threshold, index, keep).tolist()
+def _row_labels(index: torch.Tensor, labels: list[str]) -> list[tuple[str, ...]]:
+    """Per row of label columns (a word's, one per mark context), the labels' names: one tuple per distinct row."""
+    rows, inverse = torch.unique(index, dim=0, return_inverse=True)
+    named = [tuple(labels[j] for j in row) for row in rows.tolist()]
+    return [named[i] for i in inverse.tolist()]
 
 
 def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, names: dict[str, list[str]],
                   tasks: frozenset[str], config: DecodeConfig) -> list[Evidence]:
-    """Per line, what the probabilities say of its words (``line_rules.Evidence``)."""
+    """Per line, what the probabilities say of its words (``line_rules.Evidence``): each word's likeliest
+    labels (``likeliest``: GECToR's ``additional_confidence`` added to the punctuation head's ``$KEEP``,
+    ``case_bias`` to the case head's, ``min_error_probability`` the bar) and the probabilities the rules read."""
     punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
-    punct_p = probabilities[PUNCT_HEAD.name]
-    punct, case = decision_scores(probabilities, names, tasks, config)
-    threshold = config.min_error_probability
-    labels = [punct_names[j] for j in _likeliest(punct, threshold, punct_names.index(KEEP))]
-    case_labels = [[case_names[j] for j in row] for row in _likeliest(case, threshold, case_names.index(KEEP))]
+    punct_p, case_p = probabilities[PUNCT_HEAD.name], probabilities[CASE_HEAD.name]
+    threshold, columns = config.min_error_probability, open_columns(names, tasks)
+    labels = [punct_names[j] for j in likeliest(punct_p, punct_names.index(KEEP), config.additional_confidence,
+                                                 columns[PUNCT_HEAD.name], threshold).tolist()]
+    case_labels = _row_labels(likeliest(case_p, case_names.index(KEEP), config.case_bias, columns[CASE_HEAD.name],
+                                        threshold), case_names)
     error = probabilities[DETECT_HEAD.name][:, names[DETECT_HEAD.name].index("INCORRECT")].tolist()
     delete = punct_p[:, punct_names.index(DELETE)].tolist() if DELETE in punct_names else None
-    ends = sentence_mark_columns(punct_names)
-    sentence_end = _summed(punct_p, sorted(j for columns in ends.values() for j in columns))
-    exclaim, opening = _summed(punct_p, ends["!"]), _summed(punct_p, question_opening_columns(punct_names))
-    out, start = [], 0
+    marks = {mark: _summed(punct_p, columns) for mark, columns in sentence_mark_columns(punct_names).items()}
+    sentence_end = (marks["."] + marks["?"] + marks["!"]).tolist()
+    exclaim, opening = marks["!"].tolist(), _summed(punct_p, question_opening_columns(punct_names)).tolist()
+    bounds = [0]
     for words in word_lines:
-        end = start + len(words)
-        out.append(Evidence(labels[start:end], case_labels[start:end], error[start:end],
-                            delete[start:end] if delete is not None else None, sentence_end[start:end],
-                            exclaim[start:end], opening[start:end],
-                            end_mark(punct_p[end - 1], ends) if words else "."))
-        start = end
-    return out
+        bounds.append(bounds[-1] + len(words))
+    last = torch.tensor([end - 1 for start, end in zip(bounds, bounds[1:]) if end > start], dtype=torch.long)
+    last_marks = iter(likeliest_marks({mark: sums[last] for mark, sums in marks.items()}))
+    return [Evidence(labels[start:end], case_labels[start:end], error[start:end],
+                     delete[start:end] if delete is not None else None, sentence_end[start:end],
+                     exclaim[start:end], opening[start:end], next(last_marks) if end > start else ".")
+            for start, end in zip(bounds, bounds[1:])]
 
 
 def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, names: dict[str, list[str]],

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.text.case_forms import CaseForms
-from gector_punct.text.existing import QUOTE_PAIRS, constrain, constrain_line
+from gector_punct.text.existing import QUOTE_PAIRS, constrain, pair_added_quotes
 from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_MARKS, START_CONTEXT, Tag,
                                     capitalise_sentence_starts, ends_sentence, mark_context, split_edges)
 from gector_punct.text.units import narrow_marks, starts_lower
@@ -57,7 +57,7 @@ class Evidence:
     ``exclaim``, ``question_opening``: P of its labels that end a sentence, that end with ``!``, that open
     with ``¿``; ``last_mark``: the sentence mark (. ? !) likeliest at the line's last word."""
     punct: list[str]
-    case: list[list[str]]
+    case: list[tuple[str, ...]]
     error: list[float]
     delete: list[float] | None
     sentence_end: list[float]
@@ -69,8 +69,7 @@ class Evidence:
     def none(cls, n_words: int) -> Evidence:
         """The evidence of a model that is sure no word of the line needs an edit."""
         zeros = [0.0] * n_words
-        return cls([KEEP] * n_words, [[KEEP] * len(MARK_CONTEXTS) for _ in range(n_words)], zeros, None,
-                   zeros, zeros, zeros)
+        return cls([KEEP] * n_words, [(KEEP,) * len(MARK_CONTEXTS)] * n_words, zeros, None, zeros, zeros, zeros)
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,8 @@ class Line:
     def retagged(self, tags: list[Tag]) -> Line:
         """This line with ``tags``, except that its given words keep their given tags."""
         n = len(self.given)
-        return replace(self, tags=self.given + list(tags[n:]) if n else list(tags))
+        tags = self.given + list(tags[n:]) if n else list(tags)
+        return Line(self.words, tags, self.evidence, self.reading, self.given, self.deletions)
 
 
 def decide(line: Line, rules: tuple) -> Line:
@@ -121,12 +121,27 @@ def _tag(punct: str, case: str) -> Tag:
     return Tag.from_labels(punct, case)
 
 
+_constrained = lru_cache(maxsize=1 << 16)(constrain)  # per word and tag: the same ones come back again and again
+
+
+@lru_cache(maxsize=1 << 16)
+def _context_after(word: str, tag: Tag) -> int:
+    """The mark context the word gives the next one, written as ``tag`` says (``tags.mark_context``)."""
+    return mark_context(tag.apply(word))
+
+
+@lru_cache(maxsize=1 << 16)
+def _core(word: str) -> str:
+    """The word's core (``units.split_edges``), lower-case."""
+    return split_edges(word)[1].lower()
+
+
 def decide_words(line: Line) -> Line:
     """GECToR's gate: a line whose words all have an error probability below ``min_error_probability`` keeps
     its tags (its deletions too). Else each word takes its likeliest label (``Evidence.punct``; a deleted
     word ``$DELETE``) limited to what the word allows (``existing.constrain``), and the case label of the
     context the word before gives as written (``Evidence.case``; a deleted word passes on the context it was
-    given); then the line's added quotes are paired (``existing.constrain_line``). Given words keep their
+    given); then the line's added quotes are paired (``existing.pair_added_quotes``). Given words keep their
     tags and give their context."""
     evidence, words = line.evidence, line.words
     if not words or max(evidence.error) < line.reading.config.min_error_probability:
@@ -134,11 +149,11 @@ def decide_words(line: Line) -> Line:
     tags, context, n_given = [], START_CONTEXT, len(line.given)
     for k, (word, tag) in enumerate(zip(words, line.tags)):
         if k >= n_given:
-            tag = constrain(word, _tag(DELETE if tag.deletes else evidence.punct[k], evidence.case[k][context]))
+            tag = _constrained(word, _tag(DELETE if tag.deletes else evidence.punct[k], evidence.case[k][context]))
         tags.append(tag)
         if not tag.deletes:
-            context = mark_context(tag.apply(word))
-    return line.retagged(constrain_line(words, tags))
+            context = _context_after(word, tag)
+    return line.retagged(pair_added_quotes(words, tags))
 
 
 def _first_kept(words: list[str], tags: list[Tag], order) -> int | None:
@@ -183,8 +198,10 @@ def temper_exclamations(line: Line) -> Line:
     """A ``!`` stays where the word's ``!`` labels are at least ``DecodeConfig.exclamation`` probable
     together (``Evidence.exclaim``); elsewhere it becomes ``.``. A ``!`` the input already had is no tag's."""
     threshold = line.reading.config.exclamation
+    if threshold <= 0:  # every ! stays: probabilities are not negative
+        return line
     return line.retagged([replace(t, append=t.append.replace("!", ".").replace("！", "。"))
-                          if p < threshold and "!" in narrow_marks(t.append) else t
+                          if t.append and p < threshold and "!" in narrow_marks(t.append) else t
                           for t, p in zip(line.tags, line.evidence.exclaim)])
 
 
@@ -229,7 +246,7 @@ def join_spoken_numbers(line: Line) -> Line:
     input already has stay."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
-    cores = [split_edges(words[k])[1].lower() for k in kept]
+    cores = [_core(words[k]) for k in kept]
     number = spoken_numbers(cores)
     for i, (a, b) in enumerate(zip(kept, kept[1:])):
         if not number[i + 1] or not (number[i] or cores[i] in MONTHS):
@@ -256,7 +273,7 @@ def chinese_questions(line: Line) -> Line:
     words, tags = line.words, line.tags
     out, start = list(tags), 0
     for k, tag in enumerate(tags):
-        if tag.deletes or not ends_sentence(tag.append):
+        if not tag.append or tag.deletes or not ends_sentence(tag.append):
             continue
         text = "".join(split_edges(w)[1] for w, t in zip(words[start:k + 1], tags[start:k + 1]) if not t.deletes)
         start = k + 1
@@ -275,9 +292,11 @@ def pair_questions(line: Line) -> Line:
     ``¿`` is Spanish: all its questions open); a ``¿`` in a sentence that the tags end otherwise is dropped.
     A sentence still open at the line's end (a line cut mid-sentence) is left as it is."""
     tags, opening_p, threshold = line.tags, line.evidence.question_opening, line.reading.config.question_opening
+    if not any("?" in t.append or INVERTED_QUESTION in t.prepend for t in tags):
+        return line  # no question asked, no ¿ to drop
     out, spans, start = list(tags), [], 0
     for k, tag in enumerate(tags):
-        if not tag.deletes and ends_sentence(tag.append):
+        if tag.append and not tag.deletes and ends_sentence(tag.append):
             spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "?" in tag.append))
             start = k + 1
     questions = [span for span, asks in spans if asks]
@@ -319,7 +338,7 @@ def repeated_words(words: list[str], gone: list[bool]) -> list[bool]:
     over; a word of ``KEPT_DOUBLES`` said twice stays. The later copy is kept: it is the one the speaker
     carried on from."""
     kept = [k for k, g in enumerate(gone) if not g]
-    cores = [split_edges(words[k])[1].lower() for k in kept]
+    cores = [_core(words[k]) for k in kept]
     out, i = list(gone), 0
     while i < len(kept):
         for n in (4, 3, 2, 1):
