@@ -105,9 +105,11 @@ def _summed(p: torch.Tensor, columns: list[int]) -> torch.Tensor:
 
 
 def _row_labels(index: torch.Tensor, labels: list[str]) -> list[tuple[str, ...]]:
-    """Per row of label columns (a word's, one per mark context), the labels' names: one tuple per distinct row."""
-    rows, inverse = torch.unique(index, dim=0, return_inverse=True)
-    named = [tuple(labels[j] for j in row) for row in rows.tolist()]
+    """Per row of label columns (a word's, one per mark context), the labels' names: one tuple per distinct
+    row (a row read as one number in base ``len(labels)``, whose distinct values are few)."""
+    places = len(labels) ** torch.arange(index.shape[-1])
+    codes, inverse = torch.unique((index * places).sum(-1), return_inverse=True)
+    named = [tuple(labels[code // place % len(labels)] for place in places.tolist()) for code in codes.tolist()]
     return [named[i] for i in inverse.tolist()]
 
 

@@ -9,19 +9,21 @@ off (case and marks are ``punc``'s part: with it off, no rule may change them):
 1. ``delete_disfluencies``: with ``disf`` a word goes when P($DELETE) exceeds ``deletion_threshold`` or
    when it is the first copy of a word or phrase said twice (``repeated_words``); or as the oracle's
    ``deletions`` say (for analysis).
-2. ``decide_words``: GECToR's gate, then each word's likeliest label (see ``Evidence``) and the case of
-   the context its predecessor gives once punctuated, limited to what the word allows (``existing``).
-   A line below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
+2. ``decide_words``: GECToR's gate, then each word's likeliest label (see ``Evidence``), limited to what
+   the word allows (``existing``), and the case of the context the word before gives as written. A line
+   below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
 3. ``open_utterance`` and ``close_utterance`` (a whole utterance, or a stream's window that begins one),
    ``temper_exclamations``, ``join_spoken_numbers``, ``chinese_questions``, ``pair_questions`` (they need
    the sentence ends, known from here on), ``capitalise_sentences``, ``write_case_forms``.
 
-``given`` holds in one place, ``Line.retagged``, through which every rule returns its tags: the given
-words keep theirs, so each rule sees them as they will be written (a rule may read them, say a sentence
-that a given word ends, and never changes them). Nothing here reads a model.
+``given`` holds in one place, ``Line.retagged``, through which every rule returns its tags (a line starts
+with them): the given words keep theirs, so each rule sees them as they will be written, never a change
+of them an earlier rule made and the writer will not write (a rule may read them, say the sentence a given
+word ends, and never changes them). Nothing here reads a model.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -95,7 +97,7 @@ class Line:
         return Line(self.words, tags, self.evidence, self.reading, self.given, self.deletions)
 
 
-def decide(line: Line, rules: tuple) -> Line:
+def decide(line: Line, rules: tuple[Callable[[Line], Line], ...]) -> Line:
     """``line`` through ``rules`` in their order."""
     for rule in rules:
         line = rule(line)
@@ -226,7 +228,8 @@ SURE_SENTENCE_END = 0.85
 def spoken_numbers(cores: list[str]) -> list[bool]:
     """Per word (its core, lower-case), whether it is a word of a spoken number: a ``NUMBER_WORDS`` word
     (``twenty-one`` in its parts), or a ``SPOKEN_DIGIT_WORDS`` word in a run with two of those."""
-    number = [bool(core) and all(part in NUMBER_WORDS for part in core.split("-")) for core in cores]
+    number = [core in NUMBER_WORDS or ("-" in core and all(p in NUMBER_WORDS for p in core.split("-")))
+              for core in cores]
     out, start = list(number), 0
     while start < len(cores):
         end = start
