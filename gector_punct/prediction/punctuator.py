@@ -61,7 +61,7 @@ class Punctuator:
     ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``, ``case_forms``
     (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
     ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
-    recognisers emit them (``decoding.close_utterance``: its first word starts upper-case, its last word
+    recognisers emit them (``line_rules.close_utterance``: its first word starts upper-case, its last word
     ends a sentence with the mark the model likes best); with ``fragments=True`` lines are pieces of a
     stream cut anywhere, and nothing is forced at their edges (the reading of the dev sets' lines)."""
 
@@ -244,8 +244,8 @@ class Punctuator:
         """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's), by the
         policy of ``decoding.decode_lines`` (deletion, punctuation, then case in the context of the word
         before; a word after a sentence end the tagger added starts upper-case) with this predictor's tasks
-        and case forms. ``whole``: each line is a whole utterance (``decoding.close_utterance``); ``opens``:
-        each line begins one (``decoding.open_utterance``).
+        and case forms. ``whole``: each line is a whole utterance (``line_rules.close_utterance``); ``opens``:
+        each line begins one (``line_rules.open_utterance``).
         ``deletions`` (per line, per word): which words go, given (an oracle's, for analysis) instead of
         decided, whatever the tasks. ``given`` (per line): the tags of its first words, decided earlier."""
         return decode_lines(word_lines, probabilities, self.names, self.tasks, decode or self.decode_config,

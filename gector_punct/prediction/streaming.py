@@ -5,7 +5,7 @@ recogniser's newest words and returns, written out (marks, case), every word tha
 it; ``end() -> final words`` closes the utterance: the rest become final and the next utterance starts
 with no context. Unless the punctuator reads ``fragments``, an utterance is read as ``predict`` reads a
 whole line: its first word starts upper-case and ``end`` gives its last word a closing mark
-(``decoding.close_utterance``). A word is tagged per unit (``units.split_units``: a Chinese word's characters) and comes
+(``line_rules.close_utterance``). A word is tagged per unit (``units.split_units``: a Chinese word's characters) and comes
 back as one word (None never: a word that is deleted whole is left out). ``caption_text`` joins final
 words as the batch output joins them.
 

@@ -154,13 +154,13 @@ def constrain(word: str, tag: Tag) -> Tag:
 
 def constrain_line(words: list[str], tags: list[Tag]) -> list[Tag]:
     """``constrain`` for every word, then the line's added double quotes paired."""
-    tags = [constrain(w, t) for w, t in zip(words, tags)]
-    if any(ch in _QUOTE_MARKS for t in tags for ch in t.prepend + t.append):
-        tags = _pair_added_quotes(words, tags)
-    return tags
+    return pair_added_quotes(words, [constrain(w, t) for w, t in zip(words, tags)])
 
 
-def _pair_added_quotes(words: list[str], tags: list[Tag]) -> list[Tag]:
+def pair_added_quotes(words: list[str], tags: list[Tag]) -> list[Tag]:
+    """The tags (each ``constrain``-ed) with a double quote they add and do not pair within the line dropped."""
+    if _QUOTE_MARKS.isdisjoint("".join(t.prepend + t.append for t in tags)):
+        return tags
     opened: list[tuple[int, str, bool]] = []  # (word, closing mark expected, added by the model)
     drop_prepend, drop_append = set(), set()
     for i, (word, tag) in enumerate(zip(words, tags)):
