@@ -5,7 +5,8 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from gector_punct.text.alignment import resolve_deletions
-from gector_punct.text.tags import AlignmentError, Tag, apply_tags, make_source, tags_from_pair
+from gector_punct.text.tags import Tag, apply_tags, make_source, tags_from_pair
+from gector_punct.text.alignment import AlignmentError
 from test_tags import normalised, target_word
 
 FILLERS = st.sampled_from(["uh", "um", "Uh,", "you", "know", "i", "mean", "the", "Well,", "uh.", "“uh"])

@@ -14,7 +14,8 @@ from gector_punct.text.existing import caseless_line, constrain_line, prepare, w
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.sentences import undotted
 from gector_punct.prediction.streaming import StreamingPunctuator
-from gector_punct.text.tags import UPPER, Tag, apply_tags, make_source, split_edges
+from gector_punct.text.tags import UPPER, Tag, apply_tags, make_source
+from gector_punct.text.units import split_edges
 from gector_punct.text.units import split_units
 
 FUZZ_EXAMPLES = int(os.environ.get("GECTOR_FUZZ_EXAMPLES", "60"))  # the long run: GECTOR_FUZZ_EXAMPLES=5000

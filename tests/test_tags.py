@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 
 from conftest import ROOT, SHARED
 from gector_punct.text.units import narrow_marks, split_units
-from gector_punct.text.tags import (CASE_UNKNOWN, KEEP, AlignmentError, Tag, apply_tags, format_tagged, make_source,
-                               parse_tagged, split_edges, tags_from_pair)
+from gector_punct.text.tags import (CASE_UNKNOWN, KEEP, Tag, apply_tags, format_tagged, make_source, parse_tagged,
+                                    tags_from_pair)
+from gector_punct.text.alignment import AlignmentError
+from gector_punct.text.units import split_edges
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzéàüßçñ"
 CASES = st.sampled_from(["lower", "capital", "upper", "mixed"])

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from conftest import tiny_tagger
 from gector_punct.model.windows import TextEncoder, WindowedBatcher, assign_owners, load_tokenizer, plan_windows
 from gector_punct.prediction.punctuator import Punctuator
-from gector_punct.text.tags import Tag, split_edges
+from gector_punct.text.tags import Tag
+from gector_punct.text.units import split_edges
 from gector_punct.model.vocabulary import Vocabulary
 
 

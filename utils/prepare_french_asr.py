@@ -15,7 +15,9 @@ import os
 import statistics
 
 from gector_punct.text.files import atomic_write
-from gector_punct.text.tags import AlignmentError, split_edges, tags_from_pair
+from gector_punct.text.tags import tags_from_pair
+from gector_punct.text.alignment import AlignmentError
+from gector_punct.text.units import split_edges
 from gector_punct_data.corpora import meetings
 from gector_punct_data.corpora.fetch import describe
 

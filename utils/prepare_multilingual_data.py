@@ -34,7 +34,9 @@ import tarfile
 import zipfile
 
 from gector_punct.text.files import atomic_write
-from gector_punct.text.tags import ends_sentence, make_source, split_edges
+from gector_punct.text.tags import make_source
+from gector_punct.text.sentences import ends_sentence
+from gector_punct.text.units import split_edges
 from gector_punct.text.units import join_units, split_units
 from gector_punct_data.corpora.clean import RULES, line_spans, words_of
 from gector_punct_data.corpora.fetch import describe, fetch

@@ -20,7 +20,8 @@ from __future__ import annotations
 from itertools import zip_longest
 
 from gector_punct.text.files import InputError, read_all_lines
-from gector_punct.text.tags import CASE_UNKNOWN, KEEP, AlignmentError, format_tagged, looks_cased, tags_from_pair
+from gector_punct.text.tags import CASE_UNKNOWN, KEEP, format_tagged, looks_cased, tags_from_pair
+from gector_punct.text.alignment import AlignmentError
 from gector_punct.text.tasks import DEFAULT_TASKS
 from gector_punct.text.units import split_units
 

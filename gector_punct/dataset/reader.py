@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from gector_punct.audio.waves import AudioSpec, read_audio_list, read_jsonl
 from gector_punct.model.windows import TextEncoder, Window
 from gector_punct.text.files import InputError, read_lines
-from gector_punct.text.tags import (CASE_UNKNOWN, KEEP, START_CONTEXT, AlignmentError, Tag, looks_cased, make_source, mark_context,
-                   parse_tagged, tags_from_pair, written_forms)
+from gector_punct.text.tags import (CASE_UNKNOWN, KEEP, START_CONTEXT, Tag, looks_cased, make_source,
+                                    mark_context, parse_tagged, tags_from_pair, written_forms)
+from gector_punct.text.alignment import AlignmentError
 from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from gector_punct.text.units import split_units
 from gector_punct.model.vocabulary import IGNORE, KEPT, Vocabulary, WordLabels

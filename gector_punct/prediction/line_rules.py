@@ -30,8 +30,11 @@ from functools import lru_cache
 from gector_punct.model.config import DecodeConfig
 from gector_punct.text.case_forms import CaseForms
 from gector_punct.text.existing import QUOTE_PAIRS, constrain, pair_added_quotes
-from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_MARKS, START_CONTEXT, Tag,
-                                    capitalise_sentence_starts, ends_sentence, mark_context, split_edges)
+from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag,
+                                    capitalise_sentence_starts, mark_context)
+from gector_punct.text.alignment import PAUSE_MARKS
+from gector_punct.text.sentences import ends_sentence
+from gector_punct.text.units import split_edges
 from gector_punct.text.units import narrow_marks, starts_lower
 
 INVERTED_QUESTION = "¿"

@@ -21,7 +21,8 @@ from gector_punct.scoring.metrics import deletion_prf, labels_from_words, score
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.dataset.reader import Instance
 from gector_punct.text.sentences import ends_sentence_after
-from gector_punct.text.tags import CASE_UNKNOWN, END_CONTEXT, Tag, mark_context, split_edges, starts_lower, written_forms
+from gector_punct.text.tags import CASE_UNKNOWN, END_CONTEXT, Tag, mark_context, written_forms
+from gector_punct.text.units import split_edges, starts_lower
 
 
 def score_tags(instances: list[Instance], predicted: list[list[Tag]]) -> dict:

@@ -17,7 +17,8 @@ from sklearn.metrics import precision_recall_fscore_support
 from gector_punct.scoring.iwslt import IWSLT_CLASSES, IWSLT_MAP, label_class, label_ends_sentence, read_tsv  # noqa: F401
 from gector_punct.text.files import InputError, read_all_lines
 from gector_punct.text.sentences import ends_sentence, undotted
-from gector_punct.text.tags import CAPITAL, KEEP, LOWER, UPPER, case_tag, looks_cased, split_edges
+from gector_punct.text.tags import CAPITAL, KEEP, LOWER, UPPER, case_tag, looks_cased
+from gector_punct.text.units import split_edges
 from gector_punct.text.units import split_units
 
 

@@ -33,7 +33,8 @@ from dataclasses import dataclass, replace
 
 from gector_punct.text.files import atomic_write
 from gector_punct.text.sentences import ends_sentence_after
-from gector_punct.text.tags import KEEP, LOWER, Tag, capitalize, case_tag, split_edges, split_units
+from gector_punct.text.tags import KEEP, LOWER, Tag, capitalize, case_tag
+from gector_punct.text.units import split_edges, split_units
 
 FILE_NAME = "case_forms.tsv.gz"  # gzipped: shipped model folders stay under 10 MiB
 NAME_SHARE = 50  # at or above: the form is the word's own (a name), also at a sentence start

@@ -27,7 +27,8 @@ from dataclasses import replace
 
 from gector_punct.text.files import without_bom
 from gector_punct.text.sentences import LOWER_ABBREVIATIONS, is_dotted_acronym
-from gector_punct.text.tags import CAPITAL, KEEP, UPPER, Tag, split_edges
+from gector_punct.text.tags import CAPITAL, KEEP, UPPER, Tag
+from gector_punct.text.units import split_edges
 from gector_punct.text.units import split_units, unit_spacing
 
 MODES = ("keep", "strip")

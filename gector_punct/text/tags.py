@@ -38,13 +38,11 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 # Facts about marks of every script live in units.py, what ends a sentence in sentences.py, how target words
-# stand to source words in alignment.py; tags re-exports those its users import from here.
-from gector_punct.text.alignment import (PAUSE_MARKS, AlignmentError, Target, fits, left_out, mismatch,  # noqa: F401
-                                         resolve_deletions, target_words, word_edit)
-from gector_punct.text.sentences import (ACRONYM_CORE, SENTENCE_END, ends_sentence, ends_sentence_after,  # noqa: F401
-                                         own_period, undotted)
-from gector_punct.text.units import (OPENING, TO_ASCII, TO_WIDE, is_wide, join_units, narrow_marks,  # noqa: F401
-                                     split_edges, split_units, starts_lower)
+# stand to source words in alignment.py; each is imported from its home.
+from gector_punct.text.alignment import (AlignmentError, Target, fits, left_out, mismatch, resolve_deletions,
+                                         target_words, word_edit)
+from gector_punct.text.sentences import ACRONYM_CORE, ends_sentence, ends_sentence_after, own_period, undotted
+from gector_punct.text.units import TO_ASCII, TO_WIDE, is_wide, join_units, split_edges, split_units, starts_lower
 
 KEEP = "$KEEP"
 DELETE = "$DELETE"

@@ -12,7 +12,8 @@ import random
 import re
 import unicodedata
 
-from gector_punct.text.tags import OPENING, ends_sentence, split_edges
+from gector_punct.text.sentences import ends_sentence
+from gector_punct.text.units import OPENING, split_edges
 
 RULES = [
     "missing space after . ? ! (or a closing quote after them) before a capitalised word restored; "

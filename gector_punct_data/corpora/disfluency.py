@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from gector_punct.text.tags import split_edges
+from gector_punct.text.units import split_edges
 from .switchboard import REPAIR_TYPES
 
 # Edit terms of more than one word, kept together when an edit-term run is split into phrases.

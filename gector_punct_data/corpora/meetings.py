@@ -31,7 +31,8 @@ import re
 import xml.etree.ElementTree as ET
 import zipfile
 
-from gector_punct.text.tags import OPENING, SENTENCE_END, split_edges
+from gector_punct.text.sentences import SENTENCE_END
+from gector_punct.text.units import OPENING, split_edges
 
 PACKAGE = ("wheel", "public-meetings", "0.1.0rc3")
 HELD_OUT = 4  # the last 4 meeting ids in sorted order are the test meetings (kept out of training)

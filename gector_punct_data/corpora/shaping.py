@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import random
 
-from gector_punct.text.tags import ACRONYM_CORE, make_source
+from gector_punct.text.tags import make_source
+from gector_punct.text.sentences import ACRONYM_CORE
 from gector_punct.text.units import join_units, split_edges, split_units
 from .spoken import speak_line
 
