@@ -168,7 +168,7 @@ def test_a_write_that_fails_part_way_leaves_no_output_and_the_resume_rewrites_it
     file, and the file among the failed ones; the next run finds it pending and writes it whole."""
     from gector_punct.prediction import folders
 
-    rows = [{"name": "talk.txt", "chunk": k, "chunks": 2, "output": [f"Line {k}a.", f"Line {k}b."], "words": 4,
+    rows = [{"name": "talk.txt", "chunk": k, "chunks": 2, "output": [f"Line {k}a.", f"Line {k}b."], "endings": ["\n", "\n"], "words": 4,
              "error": ""} for k in (1, 0)]
     written = folders.write_lines
 
