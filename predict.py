@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "each word is written, flushed, once --lookahead more words have come, never rewritten")
     p.add_argument("--lookahead", type=nonnegative_int, default=8,
                    help="with --stream: words to wait for before a word is final (default 8)")
-    p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
+    p.add_argument("--device", default=None,
+                   help="cpu, cuda ... (default: the CPU on the onnx engine; on torch, cuda when available)")
     p.add_argument("--num_shards", type=positive_int, default=1,
                    help="split the input into this many contiguous parts, one per process (default 1)")
     p.add_argument("--shard_id", type=nonnegative_int, default=0,

@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, stop_quietly)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        punctuator = Punctuator.load(settings.model_path, device=settings.device)
+        punctuator = Punctuator.load(settings.model_path, device=settings.device, engine=settings.engine)
     except (OSError, ValueError) as err:
         print(f"error: cannot load model {' '.join(settings.model_path)}: {err}", file=sys.stderr)
         return 2

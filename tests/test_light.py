@@ -10,7 +10,8 @@ import torch
 
 from conftest import ROOT, same_probabilities, tiny_tagger
 from gector_punct.encoders.bert import BertEncoder
-from gector_punct.encoders.plain_torch import LightTokenizer, load_pretrained_encoder
+from gector_punct.encoders.plain_torch import load_pretrained_encoder
+from gector_punct.encoders.tokenizer import LightTokenizer
 from gector_punct.model.tagger import ModelConfig, Seq2Labels
 from gector_punct.encoders.mpnet import MPNetEncoder, relative_position_bucket
 from gector_punct.prediction.punctuator import Punctuator

@@ -5,7 +5,7 @@ restored into a new field (jsonl). docs/scale.md: clusters, GPUs, resuming, capa
 
     python utils/predict_ray.py --input_dir captions/ --output_dir restored/            # a local Ray, all cores
     python utils/predict_ray.py --input_dir in/ --output_dir out/ --address HEAD:6379   # join a cluster
-    python utils/predict_ray.py --input_dir in/ --output_dir out/ --num_gpus_per_actor 1 --batch_size 128
+    python utils/predict_ray.py --input_dir in/ --output_dir out/ --num_gpus_per_actor 1 --engine torch --batch_size 128
     python utils/predict_ray.py --input_dir in/ --output_dir out/ --format jsonl --text_field text
 
 The files are read on this machine, cut into predict.py's chunks (--chunk_words), restored by a pool of
@@ -44,10 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="model copies restoring chunks at once (default: as many as the cluster's CPUs hold, or "
                         "its GPUs when actors take GPUs)")
     p.add_argument("--num_cpus_per_actor", type=positive_int, default=1,
-                   help="CPU cores each actor reserves and runs torch threads on (default 1)")
+                   help="CPU cores each actor reserves and runs the engine's threads on (default 1)")
     p.add_argument("--num_gpus_per_actor", type=nonnegative_float, default=0,
-                   help="GPUs each actor reserves (0.5: two actors share one); above 0 the model runs on CUDA "
-                        "(default 0: CPU)")
+                   help="GPUs each actor reserves (0.5: two actors share one); above 0 the model runs on CUDA, "
+                        "with --engine torch (default 0: CPU)")
     p.add_argument("--format", choices=FORMATS, default="plain",
                    help="plain: one text per line, written as predict.py writes it; jsonl: one JSON object per "
                         "line, its --text_field restored into --output_field (default plain)")
@@ -74,6 +74,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         p.error(f"--model_path: no model folder {missing[0]}")
     if args.address and args.num_cpus:
         p.error("--num_cpus is for a local Ray: a cluster's CPUs are those its nodes were started with")
+    if args.num_gpus_per_actor > 0 and args.engine != "torch":
+        p.error("--num_gpus_per_actor runs the model on CUDA, which the onnx engine does not: add --engine torch")
     args.device = "cuda" if args.num_gpus_per_actor > 0 else "cpu"  # what load_punctuator reads
     return args
 

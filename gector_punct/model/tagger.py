@@ -44,12 +44,12 @@ from gector_punct.audio.acoustic import AcousticAssistant
 from gector_punct.model.base_encoder import checked_base, encoder_for, fit_embeddings, in_top_layers, installed_fingerprint
 from gector_punct.model.batch import Batch
 from gector_punct.audio.bootstrapper import CoordinateBootstrapper
-from gector_punct.model.config import (DecodeConfig, ModelConfig, ModelFolderError, WeightStorage, read_config, store_decode_defaults,
-                     write_config)
-from gector_punct.encoders.registry import resolve_encoder
+from gector_punct.model.config import (DecodeConfig, ModelConfig, ModelFolderError, WeightStorage, model_directory,
+                                       read_config, store_decode_defaults, tokenizer_folder, write_config)
 from gector_punct.model.windows import TextEncoder, load_tokenizer
 from gector_punct.text.files import replace_dir, temporary_dir
-from gector_punct.encoders.plain_torch import LightTokenizer, light_encoder_possible
+from gector_punct.encoders.plain_torch import light_encoder_possible
+from gector_punct.encoders.tokenizer import LightTokenizer
 from gector_punct.model.storage import base_fingerprint, expand_lowrank, lowrank_state
 from gector_punct.text.tags import DELETE, MARK_CONTEXTS
 from gector_punct.model.vocabulary import CASE_HEAD, HEADS, IGNORE, KEPT, PUNCT_HEAD, Vocabulary
@@ -135,8 +135,7 @@ class Seq2Labels(nn.Module):
 
     def text_encoder(self, max_len: int | None = None) -> TextEncoder:
         """Words -> windows as this model reads them (``max_len`` overrides the model's window size)."""
-        c = self.config
-        return TextEncoder(self.tokenizer, max_len or c.max_len, c.pieces_per_token, c.window_overlap, len(c.switches))
+        return TextEncoder.of_model(self.tokenizer, self.config, max_len)
 
     def input_embedding_key(self) -> str:
         """The state-dict key of the encoder's word-embedding table (its name differs between encoders)."""
@@ -146,7 +145,7 @@ class Seq2Labels(nn.Module):
     @property
     def tasks(self) -> frozenset[str]:
         """The tasks this tagger can be asked for: ``punc``, and ``disf`` when it has the ``$DELETE`` label."""
-        return frozenset({"punc", "disf"} if DELETE in self.vocab.tokens(PUNCT_HEAD.namespace) else {"punc"})
+        return self.vocab.tasks
 
     @property
     def pad_id(self) -> int:
@@ -317,8 +316,7 @@ class Seq2Labels(nn.Module):
         ``light``: for prediction only, the encoder and its tokenizer without transformers where ``light.py``
         has them (BERT, MPNet).
         A folder that cannot be read raises ``ModelFolderError`` naming the folder or file."""
-        if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
-            directory = os.path.join(directory, "best")
+        directory = model_directory(directory)
         try:
             model = cls._assemble(directory, vocab_path, light)
         except ModelFolderError:
@@ -330,12 +328,7 @@ class Seq2Labels(nn.Module):
     @classmethod
     def _assemble(cls, directory: str, vocab_path: str | None, light: bool) -> Seq2Labels:
         config, storage = read_config(directory)
-        # A low-rank folder may leave the tokenizer to its base encoder (``save(base_tokenizer=True)``).
-        own_tokenizer = os.path.exists(os.path.join(directory, "tokenizer")) or not storage.lowrank
-        for part in (("tokenizer",) if own_tokenizer else ()) + ("model.safetensors",) + (() if vocab_path else ("vocabulary",)):
-            if not os.path.exists(os.path.join(directory, part)):
-                raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
-        tokenizer_dir = os.path.join(directory, "tokenizer") if own_tokenizer else resolve_encoder(config.transformer_model)
+        tokenizer_dir = tokenizer_folder(directory, config, storage, vocab_path)
         light = light and light_encoder_possible(config.encoder_config or {}, tokenizer_dir)
         encoder = encoder_for(config, pretrained=storage.partial, light=light)
         fingerprint = checked_base(directory, config, storage, encoder) if storage.partial else None

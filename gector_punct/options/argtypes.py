@@ -4,13 +4,15 @@
 
 Integers: ``positive_int`` (>= 1), ``nonnegative_int`` (>= 0). Floats are always finite (no nan, no inf):
 ``finite_float`` (any sign), ``nonnegative_float`` (>= 0), ``positive_float`` (> 0), ``probability``
-(0 .. 1). ``task_set`` parses a ``--tasks`` value (``tasks.parse_tasks``).
+(0 .. 1). ``task_set`` parses a ``--tasks`` value (``tasks.parse_tasks``); ``engine_name`` checks an
+``--engine`` value (``engines.choice.ENGINES``).
 """
 from __future__ import annotations
 
 import argparse
 import math
 
+from gector_punct.engines.choice import ENGINES
 from gector_punct.text.tasks import parse_tasks
 
 
@@ -83,3 +85,10 @@ def task_set(text: str) -> frozenset[str]:
         return parse_tasks(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def engine_name(text: str) -> str:
+    """An ``--engine`` value: one of ``engines.choice.ENGINES``."""
+    if text not in ENGINES:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an engine: one of {', '.join(ENGINES)}")
+    return text

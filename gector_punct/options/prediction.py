@@ -1,6 +1,6 @@
 """The prediction flags that ``predict.py`` and ``utils/predict_ray.py`` share, and the ``Punctuator`` they describe.
 
-``add_model_flags`` (which model, how it batches), ``add_decoding_flags`` (what the taggers are asked to do,
+``add_model_flags`` (which model, which engine runs it, how it batches), ``add_decoding_flags`` (what the taggers are asked to do,
 and how boldly), ``add_text_flags`` (how lines are read and cut into chunks) add them to a parser, each with
 its help text and a checking ``type`` (``argtypes``); ``choose_model(args)`` fills in the shipped model for
 ``--tasks`` when no ``--model_path`` is given; ``prediction.loading.load_punctuator(args)`` builds the ``Punctuator``.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINE_HELP, ENGINES
 from gector_punct.options.argtypes import finite_float, nonnegative_float, positive_int, probability, task_set
 from gector_punct.prediction.chunks import DEFAULT_CHUNK_WORDS
 from gector_punct.prediction.punctuator import shipped_model
@@ -16,12 +17,13 @@ from gector_punct.text.tasks import DEFAULT_TASKS
 
 
 def add_model_flags(p: argparse.ArgumentParser) -> None:
-    """Which model, and how it batches its windows."""
+    """Which model, which engine runs it, and how it batches its windows."""
     p.add_argument("--model_path", nargs="+", default=None,
                    help="model folder(s); several = an ensemble averaging per-word probabilities, as an ensemble folder "
                         "(models/ensemble_en) stores one (default: the shipped model for --tasks: models/switch_en "
                         "when disf is asked, else models/default_en)")
     p.add_argument("--vocab_path", default=None, help="vocabulary folder overriding the model's own")
+    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"{ENGINE_HELP} (default {DEFAULT_ENGINE})")
     p.add_argument("--batch_size", type=positive_int, default=32, help="encoder windows per batch (default 32)")
     p.add_argument("--max_len", type=positive_int, default=None, help="subwords per window (default: the model's)")
     p.add_argument("--special_tokens_fix", type=int, choices=(0, 1), default=None,

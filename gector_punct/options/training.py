@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, fields
 from gector_punct.audio.config import AcousticConfig
 from gector_punct.model.config import ModelConfig
 
-MODEL_SETTINGS = tuple(f.name for f in fields(ModelConfig) if f.name != "decode")
+MODEL_SETTINGS = tuple(f.name for f in fields(ModelConfig)
+                       if f.name != "decode" and f.name not in ModelConfig.CHOSEN_AFTER_TRAINING)
 
 
 def option(default, help: str, **bounds):

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import torch
+import numpy as np
 
 from gector_punct.text.case_forms import CaseForms
 from gector_punct.model.config import DecodeConfig
@@ -42,7 +42,7 @@ from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, PAUSE_MARKS, START_CO
 from gector_punct.text.units import narrow_marks, starts_lower
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 
-Probabilities = dict[str, torch.Tensor]  # head name -> per-word probabilities (see the module docstring)
+Probabilities = dict[str, np.ndarray]  # head name -> per-word probabilities, float32 (see the module docstring)
 INVERTED_QUESTION = "¿"
 SENTENCE_MARKS = ".?!"
 NO_EDIT = {PUNCT_HEAD.name: KEEP, CASE_HEAD.name: KEEP, DETECT_HEAD.name: "CORRECT"}  # per head: "leave it"
@@ -53,7 +53,7 @@ def no_edit_probabilities(names: dict[str, list[str]], n_words: int, contexts: i
     out = {}
     for head, labels in names.items():
         shape = (n_words,) + ((contexts,) if head == CASE_HEAD.name else ()) + (len(labels),)
-        out[head] = torch.zeros(shape)
+        out[head] = np.zeros(shape, dtype=np.float32)
         out[head][..., labels.index(NO_EDIT[head])] = 1.0
     return out
 
@@ -63,8 +63,8 @@ def mean_probabilities(members: list[Probabilities]) -> Probabilities:
     return {head: sum(m[head] for m in members) / len(members) for head in members[0]}
 
 
-def deletion_decisions(punct: torch.Tensor, names: list[str], tasks: frozenset[str],
-                       threshold: float) -> torch.Tensor | None:
+def deletion_decisions(punct: np.ndarray, names: list[str], tasks: frozenset[str],
+                       threshold: float) -> np.ndarray | None:
     """Per word, whether ``disf`` deletes it: P($DELETE) above ``threshold``. A kept word's disfluency
     target says only "not deleted" (any label but $DELETE), so the model's calibrated decision is $DELETE
     against all the rest together, not against $KEEP or the likeliest mark alone. None without ``disf``
@@ -74,7 +74,7 @@ def deletion_decisions(punct: torch.Tensor, names: list[str], tasks: frozenset[s
     return punct[:, names.index(DELETE)] > threshold
 
 
-def mask_tasks_off(punct: torch.Tensor, case: torch.Tensor, names: dict[str, list[str]],
+def mask_tasks_off(punct: np.ndarray, case: np.ndarray, names: dict[str, list[str]],
                    tasks: frozenset[str]) -> None:
     """Rule out, in place, every decision of a task that is off: ``$DELETE`` without ``disf``; any mark and
     any case change without ``punc``."""
@@ -88,17 +88,17 @@ def mask_tasks_off(punct: torch.Tensor, case: torch.Tensor, names: dict[str, lis
 
 
 def decision_scores(probabilities: Probabilities, names: dict[str, list[str]], tasks: frozenset[str],
-                    config: DecodeConfig, deleted: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor]:
+                    config: DecodeConfig, deleted: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """(punctuation, case) scores whose argmax is each word's decision: the probabilities with the
     ``$KEEP`` biases added, the tasks that are off masked, and ``deleted`` (when decided) forced: 2 for
     ``$DELETE`` where a word goes, -1 where it stays (then its likeliest other label wins)."""
-    punct, case = probabilities[PUNCT_HEAD.name].clone(), probabilities[CASE_HEAD.name].clone()
+    punct, case = probabilities[PUNCT_HEAD.name].copy(), probabilities[CASE_HEAD.name].copy()
     punct_names = names[PUNCT_HEAD.name]
     punct[:, punct_names.index(KEEP)] += config.additional_confidence
     case[..., names[CASE_HEAD.name].index(KEEP)] += config.case_bias
     mask_tasks_off(punct, case, names, tasks)
     if deleted is not None:
-        punct[:, punct_names.index(DELETE)] = torch.where(deleted, 2.0, -1.0)
+        punct[:, punct_names.index(DELETE)] = np.where(deleted, 2.0, -1.0)
     return punct, case
 
 
@@ -114,7 +114,7 @@ def sentence_mark_columns(punct_names: list[str]) -> dict[str, list[int]]:
             for m in SENTENCE_MARKS}
 
 
-def end_mark(punct_p: torch.Tensor, columns: dict[str, list[int]]) -> str:
+def end_mark(punct_p: np.ndarray, columns: dict[str, list[int]]) -> str:
     """The likeliest sentence mark of a word from its punctuation probabilities: each mark's probability is
     the sum over its labels (``sentence_mark_columns``)."""
     return max(columns, key=lambda mark: float(punct_p[columns[mark]].sum()))
@@ -130,17 +130,17 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
     (per line): the tags of its first words, kept as they are."""
     punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
     deleted = (deletion_decisions(probabilities[PUNCT_HEAD.name], punct_names, tasks, config.deletion_threshold)
-               if deletions is None else torch.tensor([gone for line in deletions for gone in line], dtype=torch.bool))
+               if deletions is None else np.array([gone for line in deletions for gone in line], dtype=bool))
     if deletions is None and deleted is not None:
         deleted = with_repetitions(word_lines, deleted)
     punct, case = decision_scores(probabilities, names, tasks, config, deleted)
-    label_p, label_i = (x.tolist() for x in punct.max(-1))
-    case_p, case_i = (x.tolist() for x in case.max(-1))  # per word, per context of the word before
+    label_p, label_i = punct.max(-1).tolist(), punct.argmax(-1).tolist()
+    case_p, case_i = case.max(-1).tolist(), case.argmax(-1).tolist()  # per word, per context of the word before
     error_p = probabilities[DETECT_HEAD.name][:, names[DETECT_HEAD.name].index("INCORRECT")].tolist()
     end_columns = sentence_mark_columns(punct_names)
     exclaim_p = probabilities[PUNCT_HEAD.name][:, end_columns["!"]].sum(-1).tolist()
     opening = question_opening_columns(punct_names)
-    opening_p = (probabilities[PUNCT_HEAD.name][:, opening].sum(-1) if opening else torch.zeros(len(punct))).tolist()
+    opening_p = (probabilities[PUNCT_HEAD.name][:, opening].sum(-1) if opening else np.zeros(len(punct))).tolist()
     threshold = config.min_error_probability
     forced = deleted.tolist() if deletions is not None else None  # given deletions hold on every line
     made: dict[tuple[str, str], Tag] = {}  # one Tag object per distinct edit: its parts parsed once
@@ -331,11 +331,11 @@ def repeated_words(words: list[str], gone: list[bool]) -> list[bool]:
     return out
 
 
-def with_repetitions(word_lines: list[list[str]], deleted: torch.Tensor) -> torch.Tensor:
+def with_repetitions(word_lines: list[list[str]], deleted: np.ndarray) -> np.ndarray:
     """``deleted`` (all lines' words in one tensor) with each line's ``repeated_words`` added."""
     flags, start = deleted.tolist(), 0
     for words in word_lines:
         end = start + len(words)
         flags[start:end] = repeated_words(words, flags[start:end])
         start = end
-    return torch.tensor(flags, dtype=torch.bool)
+    return np.array(flags, dtype=bool)

@@ -101,15 +101,12 @@ class ChunkRestorer:
     """One model, loaded once, restoring chunk rows: ``restorer(batch) -> batch``, a batch being columns
     (``{"name": [...], "items": [...], ...}``, Ray Data's form) of chunk rows, the result those of their
     output rows, in the same order. ``args``: ``predict_options``' flags and ``device``; ``threads``:
-    torch's intra-op threads."""
+    the engine's intra-op threads."""
 
     def __init__(self, args: argparse.Namespace, line_format: LineFormat, threads: int):
-        import torch
-
         from gector_punct.prediction.loading import load_punctuator
 
-        torch.set_num_threads(threads)
-        self.punctuator = load_punctuator(args)
+        self.punctuator = load_punctuator(args, threads=threads)
         self.line_format = line_format
 
     def __call__(self, batch: dict) -> dict:

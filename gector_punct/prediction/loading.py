@@ -11,11 +11,14 @@ from gector_punct.model.config import model_folders
 from gector_punct.prediction.punctuator import Punctuator
 
 
-def load_punctuator(args: Any, audio_cache: str | None = None, skip_bad_audio: bool = False) -> Punctuator:
-    """The model(s) of ``args`` (the flags above, and ``device``), decoding with the flags that are given over
-    the first model's own defaults; ``audio_cache`` and ``skip_bad_audio``: ``Punctuator``'s. A model whose
-    ``special_tokens_fix`` differs from the flag's raises ValueError."""
-    punctuator = Punctuator.load(args.model_path, args.vocab_path, iteration_count=args.iteration_count,
+def load_punctuator(args: Any, audio_cache: str | None = None, skip_bad_audio: bool = False,
+                    threads: int | None = None) -> Punctuator:
+    """The model(s) of ``args`` (the flags above, and ``device``) on the engine of ``args.engine``, decoding with
+    the flags that are given over the first model's own defaults; ``audio_cache``, ``skip_bad_audio`` and
+    ``threads``: ``Punctuator``'s. A model whose ``special_tokens_fix`` differs from the flag's raises
+    ValueError."""
+    punctuator = Punctuator.load(args.model_path, args.vocab_path, engine=args.engine, threads=threads,
+                                 iteration_count=args.iteration_count,
                                  batch_size=args.batch_size, max_len=args.max_len, tasks=args.tasks,
                                  device=args.device, audio_cache=audio_cache,
                                  skip_bad_audio=skip_bad_audio,

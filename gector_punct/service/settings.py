@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gector_punct.options.argtypes import nonnegative_int, positive_float, positive_int
+from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINE_HELP
+from gector_punct.options.argtypes import engine_name, nonnegative_int, positive_float, positive_int
 from gector_punct.prediction.punctuator import DEFAULT_MODEL
 
 
@@ -26,7 +27,9 @@ class ServiceSettings:
     port: int = option(8000, "TCP port to listen on (0: any free port)", type=nonnegative_int)
     model_path: list[str] = option([DEFAULT_MODEL], "model folder(s), as predict.py's --model_path (several: an "
                                                     "ensemble); loaded once at start", many=True)
-    device: str | None = option(None, "cpu, cuda ... (default: cuda when available)")
+    engine: str = option(DEFAULT_ENGINE, ENGINE_HELP, type=engine_name)
+    device: str | None = option(None, "cpu, cuda ... (default: the CPU on the onnx engine; on torch, cuda when "
+                                      "available)")
     token: str | None = option(None, "require 'Authorization: Bearer TOKEN' on every endpoint but /health "
                                      "(default: none)")
     allow_origin: list[str] = option([], "browser origins allowed to call the API from other pages (CORS), e.g. "
