@@ -11,6 +11,7 @@ sys.path.insert(0, ROOT)
 # Scripts run as children (python utils/x.py) import the packages of this checkout, not whichever is installed.
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
 
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
 from hypothesis import settings  # noqa: E402
@@ -96,7 +97,7 @@ def same_probabilities(heavy, light, lines: list[str], atol: float = 0.0) -> Non
     a, b = heavy.probabilities(words), light.probabilities(words)
     assert a.keys() == b.keys()
     for head in a:
-        assert torch.equal(a[head], b[head]) if atol == 0 else torch.allclose(a[head], b[head], rtol=0, atol=atol), head
+        assert np.array_equal(a[head], b[head]) if atol == 0 else np.allclose(a[head], b[head], rtol=0, atol=atol), head
 
 
 def write_pairs(directory, name: str, pairs) -> tuple[str, str]:
