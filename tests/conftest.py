@@ -32,6 +32,28 @@ settings.register_profile("ci", derandomize=True, database=None, deadline=None, 
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def graphs_of_temporary_models_removed(tmp_path_factory):
+    """The onnx engine caches a graph per model folder (``engines.graphs``); those of the session's
+    temporary models go with the session, those of the shipped models stay for the next one."""
+    yield
+    import json
+    import shutil
+
+    from gector_punct.encoders.cache import cache_root
+    from gector_punct.engines.graphs import META_FILE
+
+    temporary, graphs = os.path.realpath(str(tmp_path_factory.getbasetemp())), os.path.join(cache_root(), "graphs")
+    for name in os.listdir(graphs) if os.path.isdir(graphs) else []:
+        try:
+            with open(os.path.join(graphs, name, META_FILE), encoding="utf-8") as f:
+                source = json.load(f).get("source", "")
+        except (OSError, ValueError):
+            continue
+        if source.startswith(temporary + os.sep):
+            shutil.rmtree(os.path.join(graphs, name), ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def encoder_name() -> str:
     return resolve_encoder(DEFAULT_ENCODER)

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import ROOT, tiny_tagger
+from conftest import ROOT, TINY_ENCODER, tiny_tagger
+from test_light import tiny_mpnet, tiny_mpnet_tagger  # noqa: F401 (fixtures: a partial folder over a tiny MPNet)
 from gector_punct.encoders import cache as encoder_cache
-from gector_punct.engines import onnx_export
+from gector_punct.engines import graphs, onnx_export
 from gector_punct.engines.graphs import GRAPH_FILE, META_FILE
 from gector_punct.engines.onnx_runtime import OnnxTagger
 from gector_punct.model.config import ModelFolderError, store_decode_defaults, store_engine_precision
@@ -60,6 +61,22 @@ def test_onnx_gives_the_torch_engines_probabilities_and_lines(folders, cache, va
     for head in a:
         assert a[head].dtype == np.float32 and np.allclose(a[head], b[head], rtol=0, atol=1e-5), head
     assert onnx.predict(LINES) == reference.predict(LINES)
+
+
+def test_a_partial_mpnet_folder_runs_as_on_torch_and_is_keyed_by_its_base(tiny_mpnet_tagger, cache, monkeypatch):
+    """MPNet's relative position bias over windows of every length; the graph's key holds the installed base
+    encoder's fingerprint, and a base that is not the one the folder was written over is refused."""
+    onnx = Punctuator.load(tiny_mpnet_tagger, batch_size=2)
+    reference = Punctuator.load(tiny_mpnet_tagger, engine="torch", device="cpu", batch_size=2)
+    words = [line.split() for line in LINES if line]
+    a, b = onnx.probabilities(words), reference.probabilities(words)
+    assert all(np.allclose(a[h], b[h], rtol=0, atol=1e-5) for h in a)
+    assert onnx.predict(LINES) == reference.predict(LINES)
+    assert onnx.models[0].meta["base_encoder"] == reference.models[0].base_fingerprint
+    monkeypatch.setattr(encoder_cache, "known_fingerprint", lambda weights: "sha256:another")
+    monkeypatch.setattr(graphs, "known_fingerprint", lambda weights: "sha256:another")
+    with pytest.raises(ModelFolderError, match="different"):
+        Punctuator.load(tiny_mpnet_tagger)
 
 
 def test_the_graph_is_built_once_keyed_by_weights_not_decoding(folders, cache, capsys, monkeypatch, tmp_path):
@@ -122,6 +139,11 @@ def test_int8_is_the_folders_choice(folders, cache, tmp_path):
     kinds = {node.op_type for node in graph.graph.node}
     assert "MatMulInteger" in kinds or "DynamicQuantizeMatMul" in kinds
     floats = Punctuator.load(folder, precision="float32")
+    float_graph = onnx.load(os.path.join(floats.models[0].graph, GRAPH_FILE)).graph
+    shapes = {init.name: list(init.dims) for init in float_graph.initializer}
+    weights = [shapes[node.input[1]] for node in float_graph.node if node.name in onnx_export.int8_products(float_graph)]
+    hidden, wide = TINY_ENCODER["hidden_size"], TINY_ENCODER["intermediate_size"]
+    assert len(weights) == 5 * TINY_ENCODER["num_hidden_layers"] and [hidden, wide] not in weights  # q k v o, down
     words = [line.split() for line in LINES if line]
     a, b = int8.probabilities(words), floats.probabilities(words)
     assert all(np.abs(a[h] - b[h]).max() < 0.2 for h in a)  # close, not equal

@@ -2,7 +2,8 @@
 
 ``build_graph(directory, precision, out, key)`` writes into the folder ``out``: ``graphs.GRAPH_FILE``, the
 tagger's forward pass from a batch of windows to each head's probabilities, and then ``graphs.META_FILE``
-(what the graph takes and gives, how its windows are tokenised, ``key``: what it was built from).
+(what the graph takes and gives, how its windows are tokenised, ``source``: the folder it was built from,
+``key``: what it was built from).
 
 The graph's inputs are ``windows.collate_arrays``' ``input_ids``, ``attention_mask`` and ``word_starts``
 (int64; batch, subwords and words of any size) and, for a model with switching tokens, ``switches``; its
@@ -10,7 +11,9 @@ outputs, one per head of ``vocabulary.HEADS`` under the head's name, are ``Seq2L
 probabilities (windows x words x labels; a ``case_context`` model's case head: windows x words x mark
 contexts x labels), float32. The encoder is the plain-torch one where it runs the model (BERT, MPNet:
 ``encoders.plain_torch``), else transformers'. ``int8`` quantizes the encoder's matrix products dynamically
-(``INT8``: int8 weights per output channel, activations quantized per batch); the heads stay float32.
+(``INT8``: int8 weights per output channel, activations quantized per batch), all but each layer's widening
+feed-forward product (hidden -> intermediate), which stays float32 with the heads: int8 there costs the
+shipped models' dev F1 more than the rest together (``utils/choose_precision.py`` measures a model).
 
 ``installed_base_fingerprint(config)``: the installed base encoder's fingerprint, computed (and remembered).
 """
@@ -80,7 +83,7 @@ def build_graph(directory: str, precision: str, out: str, key: dict) -> None:
             "case_contexts": model.mark_embedding is not None,
             "tokenizer": "light" if isinstance(model.tokenizer, LightTokenizer) else "transformers",
             "opset": OPSET, "torch": torch.__version__, "built_seconds": round(time.perf_counter() - started, 2),
-            **key}
+            "source": os.path.realpath(directory), **key}
     with atomic_write(os.path.join(out, META_FILE)) as f:
         json.dump(meta, f, indent=2, sort_keys=True)
 
@@ -98,17 +101,25 @@ def export(model: Seq2Labels, inputs: dict[str, torch.Tensor], path: str) -> Non
                           opset_version=OPSET, dynamo=False)
 
 
+def int8_products(graph) -> list[str]:
+    """The names of the matrix products ``quantize_int8`` quantizes: the encoder's products by a weight
+    matrix, but the widening ones (more outputs than inputs: the feed-forward's first)."""
+    shapes = {init.name: list(init.dims) for init in graph.initializer}
+    return [node.name for node in graph.node
+            if node.op_type == "MatMul" and node.name.lstrip("/").startswith(ENCODER_SCOPE)
+            and len(shapes.get(node.input[1], [])) == 2 and shapes[node.input[1]][1] <= shapes[node.input[1]][0]]
+
+
 def quantize_int8(source: str, target: str) -> None:
-    """The encoder's matrix products of ``source`` in dynamic int8 (``INT8``), the rest as it is."""
+    """``source`` with its ``int8_products`` in dynamic int8 (``INT8``), the rest as it is."""
     import logging
 
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    encoder_products = [node.name for node in onnx.load(source).graph.node
-                        if node.op_type == "MatMul" and node.name.lstrip("/").startswith(ENCODER_SCOPE)]
+    products = int8_products(onnx.load(source).graph)
     logging.getLogger().setLevel(logging.ERROR)  # the quantizer's advice on pre-processing goes to the root logger
-    quantize_dynamic(source, target, weight_type=QuantType.QInt8, nodes_to_quantize=encoder_products, **INT8)
+    quantize_dynamic(source, target, weight_type=QuantType.QInt8, nodes_to_quantize=products, **INT8)
 
 
 def installed_base_fingerprint(config: ModelConfig) -> str:
