@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
 import sys
@@ -238,6 +239,9 @@ def restore_files(args: argparse.Namespace) -> int:
     """Load the model and restore the input as ``args`` say; returns the exit status (``main``'s)."""
     if args.low_memory:
         mmap_large_buffers()
+    if args.input_file != "-" and not os.path.exists(args.input_file):  # before a model loads (or its graph is built)
+        print(f"error: {FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), args.input_file)}", file=sys.stderr)
+        return 2
     try:
         punctuator = load_punctuator(args, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
     except (OSError, ValueError) as err:

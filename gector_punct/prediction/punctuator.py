@@ -65,10 +65,12 @@ def shipped_model(tasks: frozenset[str]) -> str:
 
 
 class Punctuator:
-    """Restores lines with one or more trained taggers. ``Punctuator.load()`` takes the shipped model;
+    """Restores lines with one or more trained taggers. ``Punctuator.load()`` takes the shipped model on the
+    onnx engine (``load``'s ``engine``, ``precision``, ``threads``; ``engine`` says which runs the first model);
     ``predict(lines) -> lines``, ``restore_words(words) -> words``, ``predict_tags(word lines) -> tags``;
     settings: ``decode`` (DecodeConfig), ``existing`` (keep | strip), ``iteration_count``, ``batch_size``,
-    ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``, ``case_forms``
+    ``max_len``, ``tasks``, ``device`` (the onnx engine's: the CPU), ``quantize`` (torch engine), ``audio_cache``,
+    ``skip_bad_audio``, ``case_forms``
     (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
     ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
     recognisers emit them (``decoding.close_utterance``: its first word starts upper-case, its last word
