@@ -1,6 +1,7 @@
 #!/usr/bin/env python
-"""Measure prediction speed: words/s of predict.py's code path against the bare encoder forward pass over
-exactly the same subword windows at the same batch size (the floor no tagger can beat), and peak RSS.
+"""Measure prediction speed: words/s of predict.py's code path (on ``--engine``) against the bare PyTorch
+float32 forward of the encoder over exactly the same subword windows at the same batch size (what the
+engine is measured against), and peak RSS.
 
     python utils/benchmark.py                                  # shipped default model, generated input
     python utils/benchmark.py --model_path M --input_file talk.txt --long_words 20000
@@ -10,6 +11,7 @@ words) plus one very long line, so both batching and windowing are exercised. Th
 API in one process; ``utils/benchmark_cli.py`` measures ``predict.py`` as a process (start-up, memory).
 ``--stages`` adds where the end-to-end time goes: reading the lines, tokenising, the model (the encoder
 alone is the floor), decoding, writing. ``--threads 1`` against the default shows how the encoder scales.
+``bare_encoder_seconds`` is the bare forward ``benchmark_cli.py`` compares ``predict.py`` with too.
 """
 import argparse
 import os
@@ -18,11 +20,9 @@ import resource
 import sys
 import time
 
-import torch
-
-from gector_punct.model.windows import WindowedBatcher
+from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
+from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
-from gector_punct.encoders.runtime import autocast
 from gector_punct.text.tags import make_source
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -71,7 +71,37 @@ def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
     return times
 
 
-def main(argv=None) -> int:
+def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int, device: str | None,
+                         max_len: int | None = None) -> float:
+    """The PyTorch float32 encoder alone over the windows prediction makes of these lines (tokenised beforehand,
+    on the device beforehand, under prediction's autocast); for an ensemble folder, the sum over its members'."""
+    import torch
+
+    from gector_punct.encoders.runtime import autocast, pick_device
+    from gector_punct.model.config import model_folders
+    from gector_punct.model.tagger import Seq2Labels
+    from gector_punct.model.windows import WindowedBatcher
+
+    total, where = 0.0, pick_device(device)
+    for folder in model_folders([model_path]):
+        model = Seq2Labels.load(folder, light=True).to(where).eval()
+        windows = model.text_encoder(max_len).encode_lines([line.split() for line in lines])
+        batches = [{k: batch[k].to(where) for k in ("input_ids", "attention_mask")}
+                   for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
+        with torch.inference_mode(), autocast(where):
+            model.encoder(**batches[0])  # warm-up
+            if where.type == "cuda":
+                torch.cuda.synchronize()
+            started = time.perf_counter()
+            for batch in batches:
+                model.encoder(**batch)
+            if where.type == "cuda":
+                torch.cuda.synchronize()
+            total += time.perf_counter() - started
+    return total
+
+
+def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
     p.add_argument("--input_file", default=None, help="text to run on (default: generated ASR-like text)")
@@ -79,52 +109,51 @@ def main(argv=None) -> int:
     p.add_argument("--long_words", type=int, default=20000, help="words of the one long generated line (default 20000)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
     p.add_argument("--max_len", type=int, default=None, help="subwords per window (default: the model's)")
-    p.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's choice)")
-    p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
-    p.add_argument("--quantize", action="store_true",
-                   help="measure the dynamic-int8 encoder (CPU; not offered by predict.py: it costs 2+ F1 points)")
+    p.add_argument("--threads", type=int, default=None, help="the engine's CPU threads (default: its choice)")
+    p.add_argument("--device", default=None, help="cpu or cuda (default: the CPU on onnx; on torch, cuda when available)")
+    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"prediction's engine (default {DEFAULT_ENGINE})")
+    p.add_argument("--precision", choices=ENGINE_PRECISIONS, default=None,
+                   help="the onnx engine's precision (default: the model folder's engine_precision)")
+    p.add_argument("--quantize", action="store_true", help="the torch engine's dynamic-int8 encoder (CPU)")
     p.add_argument("--stages", action="store_true", help="also print the seconds of each stage of predict")
     args = p.parse_args(argv)
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    if args.quantize and args.engine != "torch":
+        p.error("--quantize is the torch engine's dynamic int8: add --engine torch (onnx: --precision int8)")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
     if args.input_file:
         with open(args.input_file, encoding="utf-8") as f:
             lines = [line.rstrip("\n") for line in f]
     else:
         lines = generated_lines(args.lines, args.long_words, 1)
     n_words = sum(len(line.split()) for line in lines)
+    options = {"quantize": True} if args.quantize else {"precision": args.precision} if args.engine == "onnx" else {}
     punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, max_len=args.max_len, device=args.device,
-                                 quantize=args.quantize)
+                                 engine=args.engine, threads=args.threads, **options)
     punctuator.predict(lines[:50])  # warm-up
-
     started = time.perf_counter()
     out = punctuator.predict(lines)
     end_to_end = time.perf_counter() - started
     assert len(out) == len(lines)
-
-    model, encoder = punctuator.models[0], punctuator.encoders[0]
+    bare = bare_encoder_seconds(args.model_path, lines, args.batch_size, args.device if args.engine == "torch" else "cpu",
+                                args.max_len)
+    encoder = punctuator.encoders[0]
     windows = encoder.encode_lines([line.split() for line in lines])
-    batches = [batch for _, batch in WindowedBatcher(windows, args.batch_size, pad_id=model.pad_id)]
-    started = time.perf_counter()
-    with torch.inference_mode(), autocast(punctuator.device):
-        for batch in batches:
-            model.encoder(input_ids=batch["input_ids"].to(punctuator.device),
-                          attention_mask=batch["attention_mask"].to(punctuator.device))
-    if punctuator.device.type == "cuda":
-        torch.cuda.synchronize()
-    bare = time.perf_counter() - started
-
     tokens = sum(len(w.input_ids) for w in windows)
     unwindowed = sum(len(p) for line in encoder.word_pieces([line.split() for line in lines]) for p in line)
     extra = (tokens - unwindowed - len(windows) * (len(encoder.prefix) + len(encoder.suffix))) / max(1, unwindowed)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"device: {punctuator.device}, torch threads: {torch.get_num_threads()}, model: {args.model_path}")
+    print(f"engine: {punctuator.engine}, device: {punctuator.device}, model: {args.model_path}, "
+          f"load {os.getloadavg()[0]:.2f}")
     print(f"input: {len(lines)} lines, {n_words} words, {len(windows)} windows, {tokens} encoder tokens "
           f"(windowing overlap adds {100 * extra:.1f}% subwords)")
     print(f"end-to-end predict: {n_words / end_to_end:,.0f} words/s ({end_to_end:.1f} s)")
-    print(f"bare encoder floor: {n_words / bare:,.0f} words/s ({bare:.1f} s)")
-    print(f"ratio end-to-end / floor: {bare / end_to_end:.2f}")
-    print(f"peak RSS: {rss_mb:,.0f} MB")
+    print(f"bare PyTorch float32 encoder: {n_words / bare:,.0f} words/s ({bare:.1f} s)")
+    print(f"ratio bare encoder / end-to-end: {bare / end_to_end:.2f}")
+    print(f"peak RSS (both engines in this process): {rss_mb:,.0f} MB")
     if args.stages:
         for name, seconds in stage_seconds(punctuator, lines).items():
             print(f"  {name}: {seconds:.2f} s")

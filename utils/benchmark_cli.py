@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 
-from benchmark import example_words  # (utils/, this script's folder)
+from benchmark import bare_encoder_seconds, example_words  # (utils/, this script's folder)
 from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
 from gector_punct.prediction.punctuator import DEFAULT_MODEL
 
@@ -77,40 +77,6 @@ def asr_lines(n_words: int, seed: int = 1) -> list[str]:
         lines.append(" ".join(words[(start + k) % len(words)] for k in range(n)))
         total += n
     return lines
-
-
-def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int, device: str) -> float:
-    """The encoder alone over the windows predict.py makes of these lines (tokenised beforehand, on the
-    device beforehand, under predict.py's autocast); for an ensemble folder, the sum over its members'."""
-    import torch
-
-    from gector_punct.model.config import model_folders
-    from gector_punct.model.windows import WindowedBatcher
-    from gector_punct.model.tagger import Seq2Labels
-    from gector_punct.encoders.runtime import autocast, pick_device
-
-    total, where = 0.0, pick_device(device)
-    for folder in model_folders([model_path]):
-        model = Seq2Labels.load(folder, light=True).to(where).eval()
-        windows = model.text_encoder(128).encode_lines([line.split() for line in lines])
-        batches = [{k: batch[k].to(where) for k in ("input_ids", "attention_mask")}
-                   for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
-        with torch.inference_mode(), autocast(where):
-            model.encoder(**batches[0])  # warm-up
-            synchronize(where)
-            started = time.perf_counter()
-            for batch in batches:
-                model.encoder(**batch)
-            synchronize(where)
-            total += time.perf_counter() - started
-    return total
-
-
-def synchronize(device) -> None:
-    import torch
-
-    if device.type == "cuda":
-        torch.cuda.synchronize()
 
 
 def one_line(model_path: str, engine: str, tmp: str) -> list[str]:

@@ -18,6 +18,7 @@ import sys
 import time
 
 from gector_punct.scoring.metrics import labels_from_words, score
+from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
 from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
 from gector_punct.dataset.reader import DatasetReader
 from gector_punct.prediction.streaming import StreamingPunctuator
@@ -60,6 +61,7 @@ def busy_cores(n: int, nice: int):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
+    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"prediction's engine (default {DEFAULT_ENGINE})")
     p.add_argument("--dev_set", required=True, help="preprocessed dev file (e.g. TED dev2012's last 10%%)")
     p.add_argument("--lines", type=int, default=150, help="dev lines to stream, each one utterance (default 150)")
     p.add_argument("--lookahead", type=int, nargs="+", default=[0, 2, 4, 8, 16], help="K values (default 0 2 4 8 16)")
@@ -68,7 +70,7 @@ def main(argv=None) -> int:
     p.add_argument("--busy_nice", type=int, default=19, choices=range(0, 20), metavar="0..19",
                    help="the busy processes' niceness (default 19: lowest priority)")
     args = p.parse_args(argv)
-    punctuator = Punctuator.load(args.model_path, device="cpu")
+    punctuator = Punctuator.load(args.model_path, device="cpu", engine=args.engine)
     instances = DatasetReader().read(args.dev_set)[: args.lines]
     tags = punctuator.predict_tags([i.words for i in instances])
     full = f1_of(instances, [[t.apply(w) for w, t in zip(i.words, line)] for i, line in zip(instances, tags)])

@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 from gector_punct.dataset.reader import DatasetReader
+from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.model.vocabulary import CASE_HEAD, PUNCT_HEAD
 from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
 from gector_punct.text.existing import prepare_spaced
@@ -71,7 +72,7 @@ def main(argv=None) -> int:
     p.add_argument("--model_path", nargs="+", default=[DEFAULT_MODEL], help="model or ensemble folder(s) (default: "
                                                                             "the shipped model)")
     p.add_argument("--dev", nargs="+", required=True, help="preprocessed dev files (.tagged)")
-    p.add_argument("--precision", choices=["float32", "int8"], default="float32",
+    p.add_argument("--precision", choices=ENGINE_PRECISIONS, default="float32",
                    help="the onnx engine's precision (default float32: the engines should agree)")
     p.add_argument("--fragments", action="store_true", help="read the lines as fragments (predict.py --fragments)")
     p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")

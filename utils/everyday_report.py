@@ -18,6 +18,8 @@ import os
 import sys
 from collections import Counter
 
+from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
+from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.scoring.everyday import category, pass_rates, read_records, violations
 from gector_punct.text.files import atomic_write
 from gector_punct.prediction.punctuator import (DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, Punctuator,
@@ -94,16 +96,21 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--fragments", action="store_true",
                    help="read each line as a fragment cut anywhere (predict.py --fragments); default: as a whole "
                         "utterance, as predict.py reads it")
-    p.add_argument("--device", default=None, help="cpu, cuda ... (default: cuda when available)")
+    p.add_argument("--device", default=None, help="cpu, cuda ... (default: the CPU on onnx; on torch, cuda when available)")
     p.add_argument("--batch_size", type=int, default=32, help="encoder windows per batch (default 32)")
+    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"prediction's engine (default {DEFAULT_ENGINE})")
+    p.add_argument("--precision", choices=ENGINE_PRECISIONS, default=None,
+                   help="the onnx engine's precision (default: each model folder's engine_precision)")
     return p.parse_args(argv)
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
     records = read_records(args.file)
+    options = {"precision": args.precision} if args.engine == "onnx" else {}
     outputs = restore_records(records, args.model_path, args.switch_model, args.multilingual_model,
-                              device=args.device, batch_size=args.batch_size, fragments=args.fragments)
+                              device=args.device, batch_size=args.batch_size, fragments=args.fragments,
+                              engine=args.engine, **options)
     summary = summarise(records, outputs)
     summary["models"] = {"english": args.model_path, "switch": args.switch_model,
                          "multilingual": args.multilingual_model, "fragments": args.fragments}

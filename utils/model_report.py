@@ -24,7 +24,8 @@ import sys
 from dataclasses import replace
 
 from gector_punct.scoring.evaluation import consistency, score_tags
-from gector_punct.model.config import DecodeConfig, store_decode_defaults
+from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
+from gector_punct.model.config import ENGINE_PRECISIONS, DecodeConfig, store_decode_defaults
 from gector_punct.text.files import atomic_write
 from gector_punct.scoring.metrics import format_report, labels_from_words, score
 from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
@@ -138,7 +139,11 @@ def main(argv=None) -> int:
     p.add_argument("--truecase", action="store_true", help="also score the truecase package's casing (baseline)")
     p.add_argument("--batch_size", type=int, default=64, help="windows per batch (default 64)")
     p.add_argument("--json", default=None, help="also write all figures to this JSON file")
-    p.add_argument("--quantize", action="store_true", help="score the dynamic-int8 encoder (what int8 costs in F1)")
+    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"prediction's engine (default {DEFAULT_ENGINE})")
+    p.add_argument("--precision", choices=ENGINE_PRECISIONS, default=None,
+                   help="the onnx engine's precision (default: the model folder's engine_precision)")
+    p.add_argument("--quantize", action="store_true",
+                   help="score the torch engine's dynamic-int8 encoder (with --engine torch; what it costs in F1)")
     p.add_argument("--extra_dev", nargs="*", default=[], metavar="NAME=PATH",
                    help="more preprocessed dev files to score and check for consistency, each line on its own "
                         "(e.g. whole-utterance lines: ted_whole=work/default_en/ted_whole.dev.tagged)")
@@ -155,7 +160,10 @@ def main(argv=None) -> int:
         p.error("--extra_dev takes NAME=PATH items")
     if args.quantize and args.tune:
         p.error("--tune stores decoding defaults for the float model; run it without --quantize")
-    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, quantize=args.quantize)
+    if args.quantize and args.engine != "torch":
+        p.error("--quantize is the torch engine's dynamic int8: add --engine torch (onnx: --precision int8)")
+    options = {"quantize": True} if args.quantize else {"precision": args.precision} if args.engine == "onnx" else {}
+    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, engine=args.engine, **options)
     dev = DevSets(punctuator, args.ted_dev, args.cased_dev)
     results: dict = {"model": args.model_path}
     decode = punctuator.decode_config
