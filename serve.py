@@ -3,41 +3,37 @@
 
     python serve.py                                   # http://127.0.0.1:8000/ : the page; the API under /v1
     python serve.py --port 9000 --token "$TOKEN"      # every endpoint but /health needs 'Bearer TOKEN'
+    python serve.py --tasks disf,punc                 # switch_en: requests may ask for "tasks": "disf,punc"
+    python serve.py --workers 4                       # 4 model processes, the cores shared out among them
     curl -s localhost:8000/v1/restore -d '{"lines": ["so i went to new york did you"]}'
 
 POST /v1/restore {"lines": [...], "tasks": "punc", "existing": "keep", "fragments": false} -> {"lines": [...]},
-exactly what predict.py writes for those lines; WebSocket /v1/stream?lookahead=K: {"words": "..."} and
-{"end": true} in, {"final": "..."} out, as predict.py --stream --lookahead K. SIGTERM: the requests in flight
-are answered, every open stream gets its last words, exit status 0.
+exactly what predict.py --chunk_words N writes for them; WebSocket /v1/stream?lookahead=K: {"words": "..."} and
+{"end": true} in, {"final": "..."} out, as predict.py --stream --lookahead K. SIGTERM: new requests get 503,
+the requests in flight are answered, every open stream gets its last words, exit status 0.
 """
 from __future__ import annotations
 
-import argparse
 import logging
 import signal
 import sys
-from dataclasses import fields
 
-from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.options.flags import FlagParser, add_flags
+from gector_punct.prediction.loading import ModelLoadError, load_punctuator
 from gector_punct.service.server import serve
 from gector_punct.service.settings import ServiceSettings
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """One flag per ``ServiceSettings`` field, with its help, type and default."""
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    defaults = ServiceSettings()
-    for f in fields(ServiceSettings):
-        default = getattr(defaults, f.name)
-        shown = " ".join(default) if isinstance(default, list) else default
-        p.add_argument(f"--{f.name}", type=f.metadata["type"], default=default,
-                       nargs="+" if f.metadata["many"] else None,
-                       help=f"{f.metadata['help']} (default: {'none' if shown in (None, '') else shown})")
-    return p
+def build_parser() -> FlagParser:
+    """One flag per ``ServiceSettings`` field, with its help, checks and default."""
+    parser = FlagParser(__doc__)
+    add_flags(parser, ServiceSettings)
+    return parser
 
 
 def parse_settings(argv=None) -> ServiceSettings:
-    return ServiceSettings(**vars(build_parser().parse_args(argv)))
+    parser = build_parser()
+    return parser.settings(ServiceSettings, parser.parse_args(argv))
 
 
 def stop_quietly(signum, frame) -> None:
@@ -52,9 +48,10 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, stop_quietly)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        punctuator = Punctuator.load(settings.model_path, device=settings.device, engine=settings.engine)
-    except (OSError, ValueError) as err:
-        print(f"error: cannot load model {' '.join(settings.model_path)}: {err}", file=sys.stderr)
+        # each model worker process loads its own alike; this one serves with --workers 1
+        punctuator = load_punctuator(settings.prediction(), threads=settings.worker_threads or None)
+    except ModelLoadError as err:
+        print(f"error: {err}", file=sys.stderr)
         return 2
     try:
         serve(settings, punctuator)

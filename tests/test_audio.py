@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import ROOT
+from conftest import ROOT, write_tagged
 from gector_punct.audio.acoustic import AcousticAssistant, DownSampler, mask_of, resolve_speech_encoder
 from gector_punct.audio.config import AcousticConfig
 from gector_punct.audio.waves import AudioError, AudioSpec, FeatureCache, check_audio, load_audio, parse_spec, read_audio_list, write_wav
@@ -186,6 +186,29 @@ def test_audio_list_and_jsonl_readers(tmp_path):
     (tmp_path / "e.jsonl").write_text('{"audio": 3, "tgt_text": "x"}\n')
     with pytest.raises(InputError, match=r"e.jsonl:1: not a UniPunc JSON line \('tgt_text' must be a string"):
         DatasetReader().read(str(tmp_path / "e.jsonl"))
+
+
+def test_audio_list_beside_a_tagged_file_has_a_line_for_each_line(tmp_path):
+    """The training reader counts as prediction does (``waves.check_audio_count``): one audio line per text
+    line. A longer list was taken, its last lines silently unused, as if the lines were aligned."""
+    tagged = write_tagged(tmp_path, "t", [("yes we can", "Yes, we can."), ("can we", "Can we?")])
+    for entries in (f"{WAV}\n\n\n", f"{WAV}\n"):
+        (tmp_path / "t.tagged.audio").write_text(entries)
+        with pytest.raises(InputError, match=rf"t.tagged.audio has {entries.count(chr(10))} lines but .*t.tagged has 2: "
+                                             "one audio line per text line"):
+            DatasetReader().read(tagged)
+    (tmp_path / "t.tagged.audio").write_text(f"{WAV}\n\n")
+    assert [i.audio is not None for i in DatasetReader().read(tagged)] == [True, False]
+
+
+def test_a_failed_feature_cache_write_leaves_no_file(tmp_path):
+    cache = FeatureCache(str(tmp_path / "cache"))
+    spec = parse_spec(WAV)
+    with pytest.raises(NotImplementedError):  # a tensor without data fails while it is written
+        cache.put(spec, "fbank", torch.empty(3, 4, device="meta"))
+    assert [name for _, _, names in os.walk(tmp_path / "cache") for name in names] == []
+    cache.put(spec, "fbank", torch.ones(3, 4))
+    assert torch.equal(cache.get(spec, "fbank"), torch.ones(3, 4))
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")

@@ -14,6 +14,7 @@ from gector_punct.model.tagger import Seq2Labels
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.tags import (CAPITAL, END_CONTEXT, KEEP, MARK_CONTEXTS, NONE_CONTEXT, PAUSE_CONTEXT, START_CONTEXT,
                                Tag, apply_tags, capitalise_sentence_starts, mark_context)
+from gector_punct.training.fine_tuning import adjust
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD, Vocabulary
 
 PERIOD, COMMA = "$APPEND_.", "$APPEND_,"
@@ -61,7 +62,7 @@ def test_a_case_context_model_gives_one_case_distribution_per_context(tmp_path):
     plain = tiny_tagger(small_vocab()).eval()
     batch = Batch.of(collate([w for w in plain.text_encoder().encode_lines([["alpha", "beta", "gamma"]])]))
     before = plain(batch)[CASE_HEAD.probs_key]
-    plain.adjust(case_context=True)  # switched on for a trained model: a no-op until trained
+    adjust(plain, case_context=True)  # switched on for a trained model: a no-op until trained
     assert plain.config.case_context and plain.mark_embedding is not None
     table = plain(batch)[CASE_HEAD.probs_key]
     assert table.shape == before.shape[:2] + (len(MARK_CONTEXTS),) + before.shape[2:]

@@ -10,7 +10,8 @@ from conftest import ROOT, TINY_ENCODER
 
 SCRIPTS = ["train.py", "predict.py", "serve.py", "utils/load_test.py", "utils/preprocess_data.py",
            "utils/make_source.py", "utils/evaluate.py", "utils/tsv_to_text.py", "utils/prepare_default_data.py",
-           "utils/ngram_overlap.py", "utils/predict_ray.py", "utils/benchmark_ray.py", "utils/capacity.py"]
+           "utils/ngram_overlap.py", "utils/predict_ray.py", "utils/benchmark_ray.py", "utils/capacity.py",
+           "utils/batch_dependence.py"]
 
 
 def run(*args, stdin=None, check=True):
@@ -83,3 +84,22 @@ def test_evaluate_tsv_reference(tmp_path):
                             str(tmp_path / "pred.txt"), "--json").stdout)
     assert report["punct"]["COMMA"]["recall"] == 0 and report["punct"]["PERIOD"]["f1"] == 100
     assert report["punct"]["QUESTION"]["f1"] == 100 and "case" not in report
+
+
+def test_evaluate_folds_a_tsv_references_labels_as_it_folds_marks(tmp_path):
+    """A ``token<TAB>LABEL`` reference is scored through the marks its labels stand for: ``!`` and ``;`` are
+    PERIOD, ``:`` COMMA (the IWSLT convention) on both sides, and a sentence ends where the mark ends one."""
+    from gector_punct.scoring.iwslt import IWSLT_MAP, LABEL_MARKS, label_class
+    assert {mark: IWSLT_MAP[mark] for mark in "!;:—，、？！"} == {
+        "!": "PERIOD", ";": "PERIOD", ":": "COMMA", "—": "COMMA", "，": "COMMA", "、": "COMMA", "？": "QUESTION",
+        "！": "PERIOD"}
+    assert all(label_class(label) == IWSLT_MAP.get(mark, "O") for label, mark in LABEL_MARKS.items())
+    (tmp_path / "ref.tsv").write_text("stop\tEXCLAMATION\nwait\tSEMICOLON\nthen\tCOLON\ngo\tPERIOD\nok\tO\n")
+    (tmp_path / "pred.txt").write_text("Stop! Wait; then: go. ok\n")
+    args = ("utils/evaluate.py", "--reference", str(tmp_path / "ref.tsv"), "--prediction", str(tmp_path / "pred.txt"),
+            "--json")
+    report = json.loads(run(*args).stdout)
+    assert report["punct"]["PERIOD"]["f1"] == report["punct"]["COMMA"]["f1"] == 100
+    assert report["boundary"]["BOUNDARY"]["f1"] == 100 and report["boundary"]["BOUNDARY"]["support"] == 2
+    own = json.loads(run(*args, "--map", "!=EXCLAMATION", "--classes", "PERIOD", "EXCLAMATION").stdout)
+    assert own["punct"]["EXCLAMATION"]["f1"] == own["punct"]["PERIOD"]["f1"] == 100

@@ -4,6 +4,7 @@ for the embedding table; the reader says what it encoded."""
 import json
 import os
 import shutil
+import subprocess
 import sys
 from dataclasses import replace
 
@@ -19,7 +20,7 @@ from gector_punct.model.tagger import DecodeConfig, ModelConfig, ModelFolderErro
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.dataset.reader import DatasetReader
 from gector_punct.text.tags import mark_context
-from gector_punct.options.training import MODEL_SETTINGS
+from gector_punct.training.options import MODEL_SETTINGS
 from gector_punct.training.trainer import TrainOptions, Trainer
 from gector_punct.model.vocabulary import Vocabulary
 
@@ -231,14 +232,85 @@ def test_train_flags_come_from_the_options(tmp_path, capsys):
     given = train.parse_flags(parser, ["--resume", "1", "--progress", "0", "--targets", "--no-skip_bad",
                                        "--case_context=1", "--lr", "0.1", "--switches", "disf,punc"])
     assert given == {"resume": True, "progress": False, "targets": True, "skip_bad": False, "case_context": True,
-                     "lr": 0.1, "switches": "disf,punc"}
+                     "lr": 0.1, "switches": ("disf", "punc")}  # --resume 1, the recipes' spelling, still works
     assert "AdamW weight decay (default 0.01; at least 0.0)" in " ".join(parser.format_help().split())
+    assert "(default: 128 for a new model, an init model keeps its own unless given; at least 8)" in " ".join(
+        parser.format_help().split())  # --max_len: ModelConfig's default, shown
     paths = ["--train_set", "t", "--dev_set", "d", "--model_dir", str(tmp_path / "m")]
-    for bad, message in ((["--lr", "-1"], "error: lr -1.0: must be at least 0.0"),
-                         (["--tn_prob", "1.5"], "error: tn_prob 1.5: must be between 0.0 and 1.0")):
-        assert train.main(paths + bad) == 2
-        assert capsys.readouterr().err.splitlines() == [message]
+    for bad, message in ((["--lr", "-1"], "error: argument --lr: must be at least 0.0, not -1.0"),
+                         (["--tn_prob", "1.5"], "error: argument --tn_prob: must be between 0.0 and 1.0, not 1.5")):
+        with pytest.raises(SystemExit) as stop:
+            train.main(paths + bad)
+        assert stop.value.code == 2 and capsys.readouterr().err.splitlines() == [message]
+    (tmp_path / "bad.json").write_text('{"lr": -1, "n_epoch": 1}')
+    assert train.main(paths + ["--config", str(tmp_path / "bad.json")]) == 2  # a preset is checked alike
+    assert capsys.readouterr().err.splitlines() == ["error: lr: must be at least 0.0, not -1.0"]
     assert not os.path.exists(tmp_path / "m")  # refused before anything was written
-    with pytest.raises(ValueError, match="batch_size 0: must be at least 1"):
+    with pytest.raises(ValueError, match="batch_size: must be at least 1, not 0"):
         TrainOptions(batch_size=0)
     assert TrainOptions(case_context=1, acoustic={"dim": 16}).acoustic.dim == 16  # as a --config JSON gives them
+
+
+def test_each_default_has_one_home():
+    """The flags' defaults are the settings' fields: predict.py, the service, Ray, training and the
+    Punctuator read the same ones (a default changed there changes everywhere)."""
+    sys.path.insert(0, os.path.join(ROOT, "utils"))
+    import predict
+    import predict_ray
+    from gector_punct.prediction.settings import DEFAULTS
+    from gector_punct.prediction.streaming import StreamingPunctuator
+    from gector_punct.service.contract import DEFAULT_LOOKAHEAD
+    from gector_punct.service.settings import ServiceSettings
+
+    flags = vars(predict.build_parser().parse_args(["--input_file", "-", "--output_file", "-"]))
+    assert {k: v for k, v in flags.items() if k in DEFAULTS.field_names()} == vars(DEFAULTS)
+    ray = predict_ray.build_parser().parse_args(["--input_dir", "i", "--output_dir", "o"])
+    assert ray.batch_size == DEFAULTS.batch_size and ray.existing == DEFAULTS.existing
+    service = ServiceSettings()
+    assert (service.batch_size, service.device, service.model_path) == (DEFAULTS.batch_size, None, None)
+    assert TrainOptions().device is DEFAULTS.device
+    assert StreamingPunctuator.__init__.__defaults__[0] == DEFAULT_LOOKAHEAD == DEFAULTS.lookahead
+    signature = Punctuator.__init__.__kwdefaults__ or dict(zip(Punctuator.__init__.__code__.co_varnames[2:],
+                                                                Punctuator.__init__.__defaults__))
+    assert (signature["batch_size"], signature["tasks"], signature["existing"], signature["fragments"]) == (
+        DEFAULTS.batch_size, DEFAULTS.tasks, DEFAULTS.existing, DEFAULTS.fragments)
+
+
+def test_one_way_from_settings_to_a_model(tmp_path):
+    """predict.py, serve.py and utils/predict_ray.py choose the model by ``shipped.model_paths``, as
+    ``Punctuator.load`` does: --tasks disf,punc without --model_path is switch_en; a shipped name is its folder."""
+    sys.path.insert(0, os.path.join(ROOT, "utils"))
+    import predict
+    import predict_ray
+    from gector_punct.prediction.shipped import SWITCHING_MODEL, model_paths
+    from gector_punct.service.settings import ServiceSettings
+
+    chosen = [predict.parse_args(["--input_file", "-", "--output_file", "-", "--tasks", "disf,punc"]),
+              predict_ray.parse_args(["--input_dir", ROOT, "--output_dir", str(tmp_path), "--tasks", "disf,punc"]),
+              ServiceSettings(tasks="disf,punc").prediction()]
+    assert [model_paths(s.model_path, s.tasks) for s in chosen] == [[SWITCHING_MODEL]] * 3
+    assert model_paths(["switch_en"], frozenset()) == [SWITCHING_MODEL]
+    (tmp_path / "switch_en").mkdir()  # a folder of that name where the program runs is what it means
+    assert model_paths(["switch_en", "no_such"], frozenset()) == [SWITCHING_MODEL, "no_such"]
+    os.chdir(tmp_path)
+    try:
+        assert model_paths(["switch_en"], frozenset()) == ["switch_en"]
+    finally:
+        os.chdir(ROOT)
+
+
+def test_the_readme_python_example_runs_from_any_folder(tmp_path):
+    """README's "From Python" lines, run outside the checkout: shipped models load by name, and
+    ``tasks="disf,punc"`` without a model picks the one that deletes words."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    example = readme.split("From Python:\n\n```python\n", 1)[1].split("```", 1)[0]
+    probe = "\n".join(f"print(repr({line.split('#')[0].strip()}))" if "Punctuator.load" in line else line
+                      for line in example.splitlines())
+    probe += "\nprint(repr(Punctuator.load(tasks='disf,punc').predict(['so uh we went to the the store'])))"
+    env = dict(os.environ, PYTHONPATH=ROOT, HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    restored = run.stdout.splitlines()
+    assert restored[0].startswith("['So I went to New York") and restored[1] == restored[2]
+    assert "uh" not in restored[1] and "the the" not in restored[1]

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import ROOT, TINY_ENCODER
-from gector_punct.text.files import atomic_write
+from gector_punct.text.files import atomic_write, temporary_dir
 
 ENV = dict(os.environ, HF_HUB_OFFLINE="1", TOKENIZERS_PARALLELISM="false", OMP_NUM_THREADS="1")
 
@@ -34,6 +34,25 @@ def test_written_files_follow_the_umask_and_keep_their_mode(tmp_path):
     with atomic_write(str(tmp_path / "shared.txt")) as out:
         out.write("new\n")
     assert mode_of(tmp_path / "shared.txt") == 0o664 and (tmp_path / "shared.txt").read_text() == "new\n"
+
+
+def test_writing_never_sets_the_process_umask(tmp_path, monkeypatch):
+    """The umask is the whole process's: setting it to 0 for a moment (to read it) would make a file that
+    another thread creates meanwhile world-writable. New files and folders get it from the kernel instead."""
+    real_umask = os.umask
+
+    def forbidden(_):
+        raise AssertionError("os.umask called")
+
+    old = real_umask(0o027)
+    try:
+        monkeypatch.setattr(os, "umask", forbidden)
+        with atomic_write(str(tmp_path / "new.txt")) as out:
+            out.write("x\n")
+        folder = temporary_dir(str(tmp_path / "model"))
+    finally:
+        real_umask(old)
+    assert mode_of(tmp_path / "new.txt") == 0o640 and mode_of(folder) == 0o750
 
 
 def test_model_folders_follow_the_umask(tmp_path):

@@ -93,3 +93,19 @@ def test_deletions_must_be_asked_for():
         tags_from_pair("uh so we went".split(), "So they went.", deletions=True)
     tags = tags_from_pair("so we went".split(), "So we went.", deletions=True)  # nothing left out: no $DELETE
     assert not any(t.deletes for t in tags) and tags[2].append == "."
+
+
+def test_restored_copies_and_dev_scores_are_written_by_the_one_writer():
+    """``--targets`` training copies and dev scores read the text ``predict`` writes (``tags.written_forms``):
+    what a deleted word carried has moved, and a Chinese line has full-width marks."""
+    from gector_punct.dataset.reader import Instance
+    from gector_punct.scoring.evaluation import consistency, score_tags
+    words = "Uh, so we went".split()
+    tags = tags_from_pair(words, "So we went.", deletions=True)
+    instance = Instance(words, tags)
+    assert instance.restored().words == ["So", "we", "went."]
+    assert Instance(["我", "们"], [Tag(append=","), Tag(append=".")]).restored().words == ["我，", "们。"]
+    result = score_tags([instance], [tags])
+    assert result["words"] == 3 and result["punct"]["COMMA"]["support"] == 0
+    assert result["case"]["CAPITAL"]["support"] == 1 and result["case"]["overall"]["f1"] == 100  # "So"
+    assert consistency([instance], [tags])["words"] == 3

@@ -1,6 +1,8 @@
 """Encoders built from pip packages on first use: the cache folder appears whole or not at all, and
 all-mpnet-base-v2 is joined from its split zip (here a tiny fake split the same way)."""
 import io
+import json
+import multiprocessing
 import os
 import zipfile
 
@@ -53,3 +55,33 @@ def test_missing_package_names_the_install_command(tmp_path, monkeypatch):
     with pytest.raises(FileNotFoundError, match="requirements-accurate.txt"):
         mpnet.mpnet_folder()
     assert encoder_cache.cache_root() == str(tmp_path / "cache")
+
+
+def test_two_processes_building_one_folder_both_get_it(tmp_path, monkeypatch):
+    """Two processes find no folder and build it at once: the first rename wins, the other process uses the
+    winner's folder and removes its own (the rename used to fail: the folder was there, not empty)."""
+    monkeypatch.setenv("GECTOR_PUNCT_CACHE", str(tmp_path / "cache"))
+    context = multiprocessing.get_context("fork")
+    both_built, results = context.Barrier(2, timeout=60), context.Queue()
+
+    def build(tmp: str) -> None:
+        with open(os.path.join(tmp, "config.json"), "w") as f:
+            json.dump({"builder": os.getpid()}, f)
+        both_built.wait()  # neither moves its folder into place before both have built theirs
+
+    def child() -> None:
+        try:
+            results.put(("ok", encoder_cache.built_folder("race", build, "a test encoder")))
+        except BaseException as err:  # noqa: BLE001 - the parent reports it
+            results.put(("failed", repr(err)))
+
+    processes = [context.Process(target=child) for _ in range(2)]
+    for process in processes:
+        process.start()
+    got = [results.get(timeout=120) for _ in processes]
+    for process in processes:
+        process.join(60)
+    folder = tmp_path / "cache" / "encoders" / "race"
+    assert got == [("ok", str(folder))] * 2
+    assert json.loads((folder / "config.json").read_text())["builder"] in {p.pid for p in processes}
+    assert os.listdir(folder.parent) == ["race"]  # the loser's folder is gone

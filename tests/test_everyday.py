@@ -7,7 +7,7 @@ from collections import Counter
 from conftest import ROOT
 from gector_punct.scoring.everyday import (LANGUAGES, category, pass_rates, part_at, read_records, record_problems,
                                    violations)
-from gector_punct.prediction.punctuator import DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL
+from gector_punct.prediction.shipped import DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL
 
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import everyday_report  # noqa: E402

@@ -11,7 +11,7 @@ from conftest import ROOT, tiny_tagger
 from gector_punct.prediction.decoding import no_edit_probabilities
 from gector_punct.text.files import InputError
 from gector_punct.prediction.punctuator import Punctuator
-from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
+from gector_punct.prediction.streaming import Captions, StreamingPunctuator, caption_text
 from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles
 from gector_punct.text.tags import (ACRONYM, CAPITAL, DELETE, KEEP, MARK_CONTEXTS, UPPER, Tag, split_edges)
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD, Vocabulary
@@ -66,7 +66,7 @@ class Scripted(Punctuator):
         super().__init__([model], device="cpu", tasks=tasks, fragments=fragments)
         self.script = script
 
-    def probabilities(self, word_lines, audio=None):
+    def probabilities(self, word_lines, audio=None, windows=None):
         probs = no_edit_probabilities(self.names, sum(map(len, word_lines)), len(MARK_CONTEXTS))
         rows = [(line, k) for line in word_lines for k in range(len(line))]
         for row, (line, k) in enumerate(rows):
@@ -120,6 +120,21 @@ def test_stream_and_subtitles_write_what_the_batch_writes(script_model, text, ba
     assert tagger.predict([text]) == [batch]
     assert caption_text(out) == batch
     assert caption_text([word for word in tagger.restore_words(text.split()) if word is not None]) == batch
+
+
+@pytest.mark.parametrize("lookahead", [0, 2])
+def test_captions_are_the_utterance_lines_predict_stream_writes(script_model, lookahead):
+    """``Captions`` (predict.py --stream's loop and the service's): each update's text follows the line
+    written so far, an utterance's texts joined are its line, and the next utterance starts afresh."""
+    tagger = Scripted(script_model, by_word, fragments=False)
+    captions, streamer = Captions(StreamingPunctuator(tagger, lookahead)), StreamingPunctuator(tagger, lookahead)
+    for utterance in (["uh so", "we went", "to"], ["我们 去", "北京 你呢"]):
+        texts = [captions.push(chunk.split()) for chunk in utterance]
+        assert captions.open
+        texts.append(captions.finish())
+        finals = [w for chunk in utterance for w in streamer.push(chunk.split())] + streamer.end()
+        assert "".join(texts) == caption_text(finals) and not captions.open
+    assert "".join(texts) == "我们去北京，你呢？"  # no space carried over from the first utterance's line
 
 
 @pytest.mark.parametrize("lookahead", [0, 1, 2, 3])

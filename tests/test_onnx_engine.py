@@ -176,22 +176,20 @@ try:
     runpy.run_path(PREDICT, run_name="__main__")
 except SystemExit as stop:
     assert not stop.code, stop.code
-import argparse
 from gector_punct.prediction.folders import ChunkRestorer, LineFormat
-args = argparse.Namespace(model_path=[MODEL], vocab_path=None, engine="onnx", iteration_count=1, batch_size=8,
-                          max_len=None, tasks="punc", device="cpu", existing="keep", fragments=False,
-                          special_tokens_fix=None, additional_confidence=None, case_confidence=None,
-                          question_opening=None, deletion_threshold=None, exclamation=None, min_error_probability=None)
-restored = ChunkRestorer(args, LineFormat(), threads=1)({"name": ["a"], "chunk": [0], "chunks": [1],
-                                                       "items": [["so i went there"]], "words": [4], "error": [""]})
+from gector_punct.prediction.settings import PredictionSettings
+settings = PredictionSettings(model_path=[MODEL], engine="onnx", batch_size=8, device="cpu")
+restored = ChunkRestorer(settings, LineFormat(), threads=1)({"name": ["a"], "chunk": [0], "chunks": [1],
+                                                           "items": [["so i went there"]], "endings": [["\\n"]], "words": [4],
+                                                           "error": [""]})
 assert len(restored["output"][0]) == 1
+from gector_punct.prediction.loading import load_punctuator
 from gector_punct.service.app import Service
-from gector_punct.service.settings import ServiceSettings
+import gector_punct.service.workers
 sys.path.insert(0, ROOT)
 import serve
 settings = serve.parse_settings(["--model_path", MODEL])
-from gector_punct.prediction.punctuator import Punctuator
-Service(settings, Punctuator.load(settings.model_path, device=settings.device, engine=settings.engine))
+Service(settings, load_punctuator(settings.prediction(), threads=settings.worker_threads or None))
 print(sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "transformers")))
 """
 

@@ -16,6 +16,25 @@ def chunks_of(lines, size):
     return [lines[i:i + size] for i in range(0, len(lines), size)]
 
 
+def test_the_pipeline_runs_predicts_own_steps(random_editor, monkeypatch):
+    """``predict`` and the pipeline run the same steps (``Punctuator.pass_steps``): a step changed there
+    changes both alike."""
+    steps = []
+    original = type(random_editor).pass_steps
+
+    def traced(self):
+        def trace(step):
+            return lambda job: (steps.append(step.__name__), step(job))
+        return tuple(trace(step) for step in original(self))
+
+    monkeypatch.setattr(type(random_editor), "pass_steps", traced)
+    chunks = chunks_of(LINES, 3)
+    expected = [random_editor.predict(chunk) for chunk in chunks]
+    in_predict, steps[:] = list(steps), []
+    assert list(predict_chunks(random_editor, iter(chunks))) == expected
+    assert sorted(steps) == sorted(in_predict) and set(steps) == {"tokenise_step", "encode_step", "decode_step"}
+
+
 @pytest.mark.parametrize("fragments", [False, True])
 def test_chunks_come_out_as_predict_writes_them(random_editor, fragments):
     random_editor.fragments = fragments

@@ -160,3 +160,34 @@ def test_capacity_of_a_million_hours_of_speech():
     words = capacity.archive_words(1e6, 150)
     assert words == 9e9
     assert capacity.capacity_rows(words, 2500, 10, [1, 100]) == [(1, 100.0), (100, 1.0)]  # 1,000 unit-hours over 10 units a machine
+
+
+def test_a_write_that_fails_part_way_leaves_no_output_and_the_resume_rewrites_it(tmp_path, monkeypatch):
+    """A file is written under its final name only once whole (``atomic_write``): a disk that fills after the
+    first chunk leaves no output named ``talk.txt`` (which a resume would take for finished), no temporary
+    file, and the file among the failed ones; the next run finds it pending and writes it whole."""
+    from gector_punct.prediction import folders
+
+    rows = [{"name": "talk.txt", "chunk": k, "chunks": 2, "output": [f"Line {k}a.", f"Line {k}b."], "words": 4,
+             "error": ""} for k in (1, 0)]
+    written = folders.write_lines
+
+    def fills_the_disk(out, lines, *args):
+        if "Line 1a." in lines:
+            out.write("Line 1a.\n")  # the second chunk's first line gets out, then the disk is full
+            raise OSError(28, "No space left on device")
+        return written(out, lines, *args)
+
+    monkeypatch.setattr(folders, "write_lines", fills_the_disk)
+    writer = FileWriter(str(tmp_path))
+    for row in rows:
+        writer.add(row)
+    assert "No space left on device" in writer.failed["talk.txt"] and writer.files == 0
+    assert os.listdir(tmp_path) == []
+    monkeypatch.setattr(folders, "write_lines", written)
+    assert folders.pending_names(["talk.txt"], str(tmp_path)) == ["talk.txt"]
+    resumed = FileWriter(str(tmp_path))
+    for row in rows:
+        resumed.add(row)
+    assert (tmp_path / "talk.txt").read_text() == "Line 0a.\nLine 0b.\nLine 1a.\nLine 1b.\n"
+    assert (resumed.files, resumed.lines, resumed.words, resumed.failed) == (1, 4, 8, {})

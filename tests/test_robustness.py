@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
-from gector_punct.model.windows import reading_form
 from gector_punct.text.existing import caseless_line, constrain_line, prepare, word_kind
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.sentences import undotted
+from gector_punct.prediction.streaming import StreamingPunctuator
 from gector_punct.text.tags import UPPER, Tag, apply_tags, make_source, split_edges
 from gector_punct.text.units import split_units
 
@@ -42,11 +43,11 @@ def test_prepare_keep_and_strip():
         prepare(["x"], "redo")
 
 
-def test_reading_form_spells_dotted_acronyms_as_the_training_sources_do():
+def test_undotted_spells_dotted_acronyms_as_the_training_sources_do():
     words = ["u.s.", "(U.S.),", "e.g.", "a.m.?", "word.", "3.5", "U.S", "www.a.com", "i.", "..."]
-    assert [reading_form(w) for w in words] == ["us", "(US),", "eg", "am?", "word.", "3.5", "US", "www.a.com", "i.",
+    assert [undotted(w) for w in words] == ["us", "(US),", "eg", "am?", "word.", "3.5", "US", "www.a.com", "i.",
                                                 "..."]
-    assert all(reading_form(make_source(w)) == make_source(w) for w in words)
+    assert all(undotted(make_source(w)) == make_source(w) for w in words)
 
 
 def test_constrain_line_keeps_what_is_given():
@@ -82,6 +83,19 @@ def test_dropped_quote_leaves_the_rest_of_the_tag():
 @pytest.fixture(scope="module")
 def shipped():
     return Punctuator.load(os.path.join(ROOT, "models", "default_en"), device="cpu")
+
+
+@pytest.mark.parametrize("mode", ["keep", "strip"])
+def test_a_byte_order_mark_is_no_word_wherever_text_comes_in(shipped, mode):
+    """A line given to ``predict``, the words of ``restore_words`` (subtitles) and a live stream read a
+    byte-order mark by one rule (``files.without_bom``): the streams kept it as part of their first word,
+    which then took no capital."""
+    reader = shipped.reading("punc", mode, False)
+    words = "\ufeffso i went to new york did you".split()
+    assert reader.predict([" ".join(words)])[0].startswith("So I went")
+    assert reader.restore_words(words)[:2] == ["So", "I"]
+    streamer = StreamingPunctuator(reader, 2)
+    assert (streamer.push(words) + streamer.end())[:2] == ["So", "I"]
 
 
 def test_shipped_model_on_partly_restored_input(shipped):

@@ -275,9 +275,68 @@ def test_an_unexpected_error_is_a_json_500_and_the_app_stays_up():
 
     service = Service(ServiceSettings(), BrokenPunctuator())
     try:
-        with TestClient(service.app, raise_server_exceptions=False) as client:
+        with TestClient(service.app) as client:  # answered and logged: not raised again (a second traceback)
             reply = client.post("/v1/restore", json={"lines": ["ok"]})
             assert reply.status_code == 500 and set(reply.json()) == {"error"} and "a bug" not in reply.text
             assert client.get("/health").status_code == 200
     finally:
         service.queue.close()
+
+
+def test_a_stream_takes_no_place_in_the_queue_before_it_has_words():
+    """With one place in the queue, a second stream opened while the first has sent nothing is accepted: a
+    stream's state is made on the model worker with its first words, not at its handshake (where making
+    it took the only place, and a stream connecting meanwhile was refused 503)."""
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from gector_punct.service.app import Service
+    from gector_punct.service.settings import ServiceSettings
+
+    class SlowOnTheWorker:  # setting up a reader takes a while on the model worker, none on the server
+        fragments = False
+
+        def reading(self, tasks, existing, fragments):
+            if threading.current_thread().name.startswith("model-worker"):
+                time.sleep(1.0)
+            return self
+
+        def read_units(self, words):
+            return [[word] for word in words]
+
+    service = Service(ServiceSettings(queue_size=1), SlowOnTheWorker())
+    try:
+        with TestClient(service.app) as client, client.websocket_connect("/v1/stream?lookahead=8") as first:
+            time.sleep(0.3)  # the first stream is open, with no words yet
+            with client.websocket_connect("/v1/stream?lookahead=8") as second:
+                second.send_json({"words": "to new york"})  # fewer than 8 words: none final, no reply
+            first.send_json({"words": "so i went"})
+    finally:
+        service.queue.close()
+
+
+def test_a_service_started_for_disf_answers_disf_requests_as_predict_does():
+    """serve.py loads its model as predict.py does (``loading.load_punctuator``): --tasks disf,punc without
+    --model_path is switch_en, so a request for disf is answered, with predict.py's lines, not refused."""
+    from starlette.testclient import TestClient
+
+    from gector_punct.prediction.loading import load_punctuator
+    from gector_punct.prediction.settings import PredictionSettings
+    from gector_punct.service.app import Service
+
+    sys.path.insert(0, ROOT)
+    import serve
+
+    settings = serve.parse_settings(["--tasks", "disf,punc", "--device", "cpu"])
+    service = Service(settings, load_punctuator(settings.prediction()))
+    lines = ["so uh we went to the the store", "i i think it was um fine"]
+    try:
+        with TestClient(service.app) as client:
+            assert client.get("/health").json()["model"] == "switch_en"
+            reply = client.post("/v1/restore", json={"lines": lines, "tasks": "disf,punc"})
+    finally:
+        service.queue.close()
+    assert reply.status_code == 200, reply.text
+    predicted = load_punctuator(PredictionSettings(tasks="disf,punc", device="cpu")).predict(lines)
+    assert reply.json()["lines"] == predicted and "uh" not in predicted[0]

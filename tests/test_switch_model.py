@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from conftest import ROOT
-from gector_punct.prediction.punctuator import SWITCHING_MODEL, Punctuator
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.shipped import SWITCHING_MODEL
 from gector_punct.text.tasks import parse_tasks
 
 LINES = ["so uh we went to the store yesterday and um it was closed did you go there",

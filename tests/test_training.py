@@ -11,7 +11,8 @@ from gector_punct.model.batch import Batch
 from gector_punct.model.windows import START_TOKEN, collate
 from gector_punct.scoring.evaluation import evaluate_instances
 from gector_punct.model.tagger import DecodeConfig, Seq2Labels
-from gector_punct.prediction.punctuator import Punctuator, split_sentences
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.text.sentences import split_sentences
 from gector_punct.dataset.reader import DatasetReader, word_labels
 from gector_punct.text.tags import CASE_UNKNOWN, Tag
 from gector_punct.training.trainer import TrainOptions, Trainer, parameter_groups, train

@@ -21,6 +21,7 @@ from gector_punct.model.windows import collate
 from gector_punct.model.tagger import Seq2Labels
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.dataset.preprocess import preprocess_files
+from gector_punct.training.fine_tuning import adjust
 from gector_punct.training.trainer import TrainOptions, train
 from gector_punct.model.vocabulary import Vocabulary
 
@@ -106,7 +107,7 @@ def test_new_bootstrapper_keeps_text_model_predictions(encoder_name, tmp_path):
     with safe_open(str(tmp_path / "text" / "model.safetensors"), "pt") as f:
         assert not any(k.startswith(("acoustic.", "bootstrapper.")) for k in f.keys())
     with_audio = Seq2Labels.load(str(tmp_path / "text"))
-    with_audio.adjust(acoustic=AcousticConfig.from_json(SMALL))  # zero output projections: the identity
+    adjust(with_audio, acoustic=AcousticConfig.from_json(SMALL))  # zero output projections: the identity
     with_audio.eval()
     lines = ["so i went to new york", "yes we can can we"]
     expected = Punctuator([text_only], device="cpu").probabilities([line.split() for line in lines])

@@ -116,21 +116,26 @@ def test_chinese_lines_written_with_ascii_marks_come_back_full_width():
 
 
 def test_questions_are_opened_and_unclosed_openings_dropped():
-    from gector_punct.prediction.decoding import pair_questions
+    from gector_punct.model.config import DecodeConfig
+    from gector_punct.prediction.line_rules import pair_questions
+    from test_decoding_rules import line_of
+
+    def paired(tags, opening_p):
+        line = line_of(words, tags, config=DecodeConfig(question_opening=0.05), question_opening=opening_p)
+        return pair_questions(line).tags
+
     words = "hola cómo estás bien gracias".split()
     tags = [Tag(append=","), Tag(), Tag(append="?"), Tag(prepend="¿"), Tag(append=".")]
-    opening_p = [0.01, 0.6, 0.1, 0.0, 0.0]
-    paired = pair_questions(tags, opening_p, 0.05)
-    assert apply_tags(words, paired) == "hola, ¿cómo estás? bien gracias."
+    assert apply_tags(words, paired(tags, [0.01, 0.6, 0.1, 0.0, 0.0])) == "hola, ¿cómo estás? bien gracias."
     # Below the threshold (an English question): nothing is added.
     english = [Tag(append=","), Tag(), Tag(append="?"), Tag(), Tag(append=".")]
-    assert apply_tags(words, pair_questions(english, [0.01] * 5, 0.05)) == "hola, cómo estás? bien gracias."
+    assert apply_tags(words, paired(english, [0.01] * 5)) == "hola, cómo estás? bien gracias."
     # A line that opens one question is Spanish: its other questions open too, however unlikely.
     two = [Tag(), Tag(append="?"), Tag(), Tag(), Tag(append="?")]
-    assert apply_tags(words, pair_questions(two, [0.3, 0.0, 0.01, 0.002, 0.0], 0.05)) == "¿hola cómo? ¿estás bien gracias?"
+    assert apply_tags(words, paired(two, [0.3, 0.0, 0.01, 0.002, 0.0])) == "¿hola cómo? ¿estás bien gracias?"
     # A sentence still open at the line's end keeps its ¿.
     open_tags = [Tag(), Tag(prepend="¿"), Tag(), Tag(), Tag()]
-    assert pair_questions(open_tags, [0.0] * 5, 0.05) == open_tags
+    assert paired(open_tags, [0.0] * 5) == open_tags
 
 
 def test_scoring_matches_a_dotted_reference_acronym_with_its_restored_form(tmp_path):

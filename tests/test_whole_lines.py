@@ -2,16 +2,22 @@
 and ends a sentence."""
 from hypothesis import example, given, settings, strategies as st
 
-from gector_punct.prediction.decoding import close_utterance
+from gector_punct.prediction.line_rules import close_utterance, open_utterance
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.tags import UPPER, Tag, apply_tags
 from test_cli import run
+from test_decoding_rules import line_of
 
 comma = Tag(append=",")
 
 
+def closed(words, tags, mark="."):
+    """The tags of a whole utterance: opened, then closed with ``mark`` where it needs one."""
+    return close_utterance(open_utterance(line_of(words, tags, whole=True, last_mark=mark))).tags
+
+
 def close(words, tags, mark="."):
-    return apply_tags(words, close_utterance(words, tags, mark))
+    return apply_tags(words, closed(words, tags, mark))
 
 
 def test_first_word_capitalised_and_last_pause_becomes_the_mark():
@@ -37,7 +43,7 @@ def test_what_already_ends_or_carries_marks_stays():
 def test_deleted_words_are_skipped():
     words = "uh so it works uh".split()
     gone = Tag(deletes=True)
-    out = close_utterance(words, [gone, Tag(), Tag(), Tag(), gone], ".")
+    out = closed(words, [gone, Tag(), Tag(), Tag(), gone])
     assert apply_tags(words, out) == "So it works."
 
 

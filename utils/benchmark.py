@@ -13,16 +13,19 @@ API in one process; ``utils/benchmark_cli.py`` measures ``predict.py`` as a proc
 alone is the floor), decoding, writing. ``--threads 1`` against the default shows how the encoder scales.
 ``bare_encoder_seconds`` is the bare forward ``benchmark_cli.py`` compares ``predict.py`` with too.
 """
-import argparse
 import os
 import random
 import resource
 import sys
 import time
+from dataclasses import dataclass
 
-from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
-from gector_punct.model.config import ENGINE_PRECISIONS
-from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
+from gector_punct.options.flags import FlagParser, add_flags, flag
+from gector_punct.prediction.loading import load_punctuator
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import model_paths
+from gector_punct.text.files import read_lines
 from gector_punct.text.tags import make_source
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,8 +51,6 @@ def generated_lines(n_lines: int, long_words: int, seed: int) -> list[str]:
 
 def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
     """Seconds of each stage of ``predict`` (one pass, one after the other) over ``lines``."""
-    from gector_punct.prediction.punctuator import LinesJob
-
     times, started = {}, time.perf_counter()
 
     def lap(name: str) -> None:
@@ -57,21 +58,18 @@ def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
         now = time.perf_counter()
         times[name], started = now - started, now
 
-    job = LinesJob(lines, punctuator.existing)
-    words = job.todo_words()
+    job = punctuator.start(lines)
     lap("reading (existing marks, units)")
-    windows = punctuator.encode(words)
-    lap("tokenising")
-    probabilities = punctuator.probabilities(words, windows=windows)
-    lap("model: encoder, heads, owned words")
-    job.apply(punctuator.decode(words, probabilities, whole=not punctuator.fragments))
-    lap("decoding")
+    for step, name in zip(punctuator.pass_steps(), ("tokenising", "model: encoder, heads, owned words", "decoding"),
+                          strict=True):
+        step(job)
+        lap(name)
     job.written()
     lap("writing (written forms, spacing)")
     return times
 
 
-def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int, device: str | None,
+def bare_encoder_seconds(models: list[str], lines: list[str], batch_size: int, device: str | None,
                          max_len: int | None = None) -> float:
     """The PyTorch float32 encoder alone over the windows prediction makes of these lines (tokenised beforehand,
     on the device beforehand, under prediction's autocast); for an ensemble folder, the sum over its members'."""
@@ -83,7 +81,7 @@ def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int, dev
     from gector_punct.model.windows import WindowedBatcher
 
     total, where = 0.0, pick_device(device)
-    for folder in model_folders([model_path]):
+    for folder in model_folders(models):
         model = Seq2Labels.load(folder, light=True).to(where).eval()
         windows = model.text_encoder(max_len).encode_lines([line.split() for line in lines])
         batches = [{k: batch[k].to(where) for k in ("input_ids", "attention_mask")}
@@ -101,52 +99,45 @@ def bare_encoder_seconds(model_path: str, lines: list[str], batch_size: int, dev
     return total
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
-    p.add_argument("--input_file", default=None, help="text to run on (default: generated ASR-like text)")
-    p.add_argument("--lines", type=int, default=2000, help="generated lines of 5-120 words (default 2000)")
-    p.add_argument("--long_words", type=int, default=20000, help="words of the one long generated line (default 20000)")
-    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
-    p.add_argument("--max_len", type=int, default=None, help="subwords per window (default: the model's)")
-    p.add_argument("--threads", type=int, default=None, help="the engine's CPU threads (default: its choice)")
-    p.add_argument("--device", default=None, help="cpu or cuda (default: the CPU on onnx; on torch, cuda when available)")
-    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"prediction's engine (default {DEFAULT_ENGINE})")
-    p.add_argument("--precision", choices=ENGINE_PRECISIONS, default=None,
-                   help="the onnx engine's precision (default: the model folder's engine_precision)")
-    p.add_argument("--quantize", action="store_true", help="the torch engine's dynamic-int8 encoder (CPU)")
-    p.add_argument("--stages", action="store_true", help="also print the seconds of each stage of predict")
-    args = p.parse_args(argv)
-    if args.quantize and args.engine != "torch":
-        p.error("--quantize is the torch engine's dynamic int8: add --engine torch (onnx: --precision int8)")
-    return args
+@dataclass(kw_only=True)
+class BenchmarkFlags(PredictionSettings):
+    input_file: str | None = flag(None, "text to run on", default_text="generated ASR-like text")
+    lines: int = flag(2000, "generated lines of 5-120 words", min=1)
+    long_words: int = flag(20000, "words of the one long generated line", min=0)
+    threads: int | None = flag(None, "the engine's CPU threads", min=1, default_text="its choice")
+    quantize: bool = flag(False, "measure the torch engine's dynamic-int8 encoder (CPU; not offered by predict.py: "
+                                 "it costs 2+ F1 points; the onnx engine's int8 is --precision int8)")
+    stages: bool = flag(False, "also print the seconds of each stage of predict")
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, BenchmarkFlags, skip=PredictionSettings.field_names())
+    add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size", "max_len", "device"))
+    args = p.settings(BenchmarkFlags, p.parse_args(argv))
+    if args.quantize and args.engine != "torch":
+        p.error("--quantize is the torch engine's dynamic int8: add --engine torch (onnx: --precision int8)")
     if args.input_file:
-        with open(args.input_file, encoding="utf-8") as f:
-            lines = [line.rstrip("\n") for line in f]
+        lines = [line for _, line in read_lines(args.input_file)]
     else:
         lines = generated_lines(args.lines, args.long_words, 1)
     n_words = sum(len(line.split()) for line in lines)
-    options = {"quantize": True} if args.quantize else {"precision": args.precision} if args.engine == "onnx" else {}
-    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, max_len=args.max_len, device=args.device,
-                                 engine=args.engine, threads=args.threads, **options)
+    punctuator = load_punctuator(args, quantize=args.quantize, threads=args.threads)
     punctuator.predict(lines[:50])  # warm-up
     started = time.perf_counter()
     out = punctuator.predict(lines)
     end_to_end = time.perf_counter() - started
     assert len(out) == len(lines)
-    bare = bare_encoder_seconds(args.model_path, lines, args.batch_size, args.device if args.engine == "torch" else "cpu",
-                                args.max_len)
+    bare = bare_encoder_seconds(model_paths(args.model_path, args.tasks), lines, args.batch_size,
+                                args.device if args.engine == "torch" else "cpu", args.max_len)
     encoder = punctuator.encoders[0]
     windows = encoder.encode_lines([line.split() for line in lines])
     tokens = sum(len(w.input_ids) for w in windows)
     unwindowed = sum(len(p) for line in encoder.word_pieces([line.split() for line in lines]) for p in line)
     extra = (tokens - unwindowed - len(windows) * (len(encoder.prefix) + len(encoder.suffix))) / max(1, unwindowed)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"engine: {punctuator.engine}, device: {punctuator.device}, model: {args.model_path}, "
+    models = model_paths(args.model_path, args.tasks)
+    print(f"engine: {punctuator.engine}, device: {punctuator.device}, model: {' '.join(models)}, "
           f"load {os.getloadavg()[0]:.2f}")
     print(f"input: {len(lines)} lines, {n_words} words, {len(windows)} windows, {tokens} encoder tokens "
           f"(windowing overlap adds {100 * extra:.1f}% subwords)")

@@ -15,9 +15,8 @@ with other work the figures are lower than on an idle one.
     python utils/benchmark_cli.py                              # 10,000 and 100,000 words, the onnx engine
     python utils/benchmark_cli.py --engine torch --words 100000
     python utils/benchmark_cli.py --words 10000 1000000        # the streaming-memory check (minutes)
-    python utils/benchmark_cli.py --model_path models/accurate_en --words    # the cold start alone
+    python utils/benchmark_cli.py --model_path accurate_en --words    # the cold start alone
 """
-import argparse
 import os
 import random
 import statistics
@@ -25,10 +24,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 from benchmark import bare_encoder_seconds, example_words  # (utils/, this script's folder)
-from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
-from gector_punct.prediction.punctuator import DEFAULT_MODEL
+from gector_punct.options.flags import FlagParser, add_flags, flag
+from gector_punct.prediction.pipeline import OVERLAP_MODES
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import model_paths
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLD_START_TARGET = 0.6  # predict.py on one line / import torch
@@ -79,29 +81,29 @@ def asr_lines(n_words: int, seed: int = 1) -> list[str]:
     return lines
 
 
-def one_line(model_path: str, engine: str, tmp: str) -> list[str]:
+def one_line(models: list[str], engine: str, tmp: str) -> list[str]:
     """predict.py on one short line (the file written into ``tmp``)."""
     one = os.path.join(tmp, "one.txt")
     with open(one, "w", encoding="utf-8") as f:
         f.write("so i went to new york last tuesday did you\n")
-    return [sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", model_path, "--engine", engine,
+    return [sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", *models, "--engine", engine,
             "--input_file", one, "--output_file", os.path.join(tmp, "out.txt")]
 
 
-def cold_start(model_path: str, runs: int, engine: str) -> None:
+def cold_start(models: list[str], runs: int, engine: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         torch_only = [timed_child([sys.executable, "-c", "import torch"])["wall"] for _ in range(runs)]
-        predict = [timed_child(one_line(model_path, engine, tmp))["wall"] for _ in range(runs)]
+        predict = [timed_child(one_line(models, engine, tmp))["wall"] for _ in range(runs)]
     a, b = statistics.median(torch_only), statistics.median(predict)
     print(f"cold start, median of {runs}: import torch {a:.2f} s, predict.py on one line {b:.2f} s (--engine {engine}), "
           f"ratio {b / a:.2f}{against(b / a, COLD_START_TARGET, most=True)}; {load()}")
 
 
-def throughput(model_path: str, sizes: list[int], batch_size: int, device: str | None, processes: int,
+def throughput(models: list[str], sizes: list[int], batch_size: int, device: str | None, processes: int,
                overlap: str, engine: str) -> None:
     import torch
 
-    targets = TARGETS.get(os.path.basename(os.path.normpath(model_path)), {})
+    targets = TARGETS.get(os.path.basename(os.path.normpath(models[0])), {}) if len(models) == 1 else {}
     rss, bare_limit = {}, 200_000 if device in (None, "cpu") else 2_000_000
     with tempfile.TemporaryDirectory() as tmp:
         for n_words in sizes:
@@ -109,12 +111,12 @@ def throughput(model_path: str, sizes: list[int], batch_size: int, device: str |
             path = os.path.join(tmp, f"{n_words}.txt")
             with open(path, "w", encoding="utf-8") as f:
                 f.writelines(line + "\n" for line in lines)
-            run = timed_child([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", model_path,
+            run = timed_child([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", *models,
                                "--input_file", path, "--output_file", os.path.join(tmp, "out.txt"),
                                "--batch_size", str(batch_size), "--overlap", overlap, "--engine", engine]
                               + (["--device", device] if device else []),
                               processes)
-            floor = bare_encoder_seconds(model_path, lines, batch_size, device) if n_words <= bare_limit else None
+            floor = bare_encoder_seconds(models, lines, batch_size, device) if n_words <= bare_limit else None
             rss[n_words] = run["rss_mb"]
             aimed = targets if n_words >= 100_000 else {}
             ratio = (f", bare PyTorch float32 encoder {floor:.1f} s, ratio {floor / run['wall']:.2f}"
@@ -130,27 +132,28 @@ def throughput(model_path: str, sizes: list[int], batch_size: int, device: str |
         print(f"peak RSS ratio {max(sizes):,} / {min(sizes):,} words: {rss[max(sizes)] / rss[min(sizes)]:.2f}")
 
 
+@dataclass(kw_only=True)
+class BenchmarkCliFlags(PredictionSettings):
+    words: list[int] = flag([10_000, 100_000], "file sizes in words (none: the cold start alone)", min=1,
+                            allow_empty=True)
+    runs: int = flag(3, "cold-start runs to take the median of (0: none)", min=0)
+    overlap: str = flag(OVERLAP_MODES[0], "predict.py's --overlap", choices=OVERLAP_MODES)
+    processes: int = flag(1, "predict.py processes side by side, each a shard of the file", min=1)
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder or ensemble folder (default: shipped model)")
-    p.add_argument("--words", type=int, nargs="*", default=[10_000, 100_000],
-                   help="file sizes in words (default 10000 100000; none: the cold start alone)")
-    p.add_argument("--runs", type=int, default=3, help="cold-start runs to take the median of (default 3; 0: none)")
-    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
-    p.add_argument("--device", default=None, help="predict.py's --device, the bare encoder's too (default: predict.py's)")
-    p.add_argument("--overlap", choices=["auto", "threads", "off"], default="auto",
-                   help="predict.py's --overlap (default auto)")
-    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
-                   help=f"predict.py's --engine (default {DEFAULT_ENGINE}); the bare encoder is PyTorch's either way")
-    p.add_argument("--processes", type=int, default=1,
-                   help="predict.py processes side by side, each a shard of the file (default 1)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, BenchmarkCliFlags, skip=PredictionSettings.field_names())
+    add_flags(p, PredictionSettings, only=("model_path", "engine", "batch_size", "device"),
+              title="predict.py's settings (the bare encoder's too; it is PyTorch's on either engine)")
+    args = p.settings(BenchmarkCliFlags, p.parse_args(argv))
+    models = model_paths(args.model_path, args.tasks)
     with tempfile.TemporaryDirectory() as tmp:  # the graph built and cached, the files in the page cache
-        timed_child(one_line(args.model_path, args.engine, tmp))
+        timed_child(one_line(models, args.engine, tmp))
     if args.runs:
-        cold_start(args.model_path, args.runs, args.engine)
+        cold_start(models, args.runs, args.engine)
     if args.words:
-        throughput(args.model_path, sorted(args.words), args.batch_size, args.device, args.processes,
+        throughput(models, sorted(args.words), args.batch_size, args.device, args.processes,
                    args.overlap, args.engine)
     return 0
 

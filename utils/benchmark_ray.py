@@ -10,16 +10,17 @@ cores (--num_cpus_per_actor). tests/test_predict_ray.py checks the outputs again
     python utils/benchmark_ray.py                       # 100,000 words: predict.py, Ray with 1 and 2 actors
     python utils/benchmark_ray.py --words 1000000 --files 50 --actors 1 2 4 8
 """
-import argparse
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 from benchmark_cli import asr_lines  # (utils/, this script's folder)
-from gector_punct.options.argtypes import positive_int
-from gector_punct.prediction.punctuator import DEFAULT_MODEL
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.settings import PredictionSettings
+from predict_ray import RayCommand
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -43,16 +44,21 @@ def write_files(folder: str, n_words: int, n_files: int) -> list[list[str]]:
     return parts
 
 
+@dataclass(kw_only=True)
+class BenchmarkRayFlags(Settings):
+    model_path: list[str] | None = reused(PredictionSettings, "model_path")
+    words: int = flag(100_000, "words in all", min=1)
+    files: int = flag(10, "files the words are split into", min=1)
+    actors: list[int] = flag([1, 2], "actor counts to run", min=1)
+    num_cpus_per_actor: int = reused(RayCommand, "num_cpus_per_actor")
+    num_cpus: int | None = reused(RayCommand, "num_cpus")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: the shipped model)")
-    p.add_argument("--words", type=positive_int, default=100_000, help="words in all (default 100000)")
-    p.add_argument("--files", type=positive_int, default=10, help="files the words are split into (default 10)")
-    p.add_argument("--actors", type=positive_int, nargs="+", default=[1, 2], help="actor counts to run (default 1 2)")
-    p.add_argument("--num_cpus_per_actor", type=positive_int, default=1, help="cores per actor (default 1)")
-    p.add_argument("--num_cpus", type=positive_int, default=None,
-                   help="CPUs of the local Ray (default: this machine's)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, BenchmarkRayFlags)
+    args = p.settings(BenchmarkRayFlags, p.parse_args(argv))
+    model = ["--model_path", *args.model_path] if args.model_path else []  # none: the scripts' default
     with tempfile.TemporaryDirectory() as tmp:
         inputs = os.path.join(tmp, "in")
         parts = write_files(inputs, args.words, args.files)
@@ -60,14 +66,14 @@ def main(argv=None) -> int:
         whole = os.path.join(tmp, "all.txt")
         with open(whole, "w", encoding="utf-8") as f:
             f.writelines(line + "\n" for lines in parts for line in lines)
-        seconds = timed([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", args.model_path,
+        seconds = timed([sys.executable, os.path.join(ROOT, "predict.py"), *model,
                          "--input_file", whole, "--output_file", os.path.join(tmp, "all.out")])
         print(f"{words:,} words; predict.py (one file, torch's default threads, {os.cpu_count()} cores): "
               f"{seconds:.1f} s, {words / seconds:,.0f} words/s")
         for actors in args.actors:
             outputs = os.path.join(tmp, f"out{actors}")
             command = [sys.executable, os.path.join(ROOT, "utils", "predict_ray.py"), "--input_dir", inputs,
-                       "--output_dir", outputs, "--model_path", args.model_path, "--num_actors", str(actors),
+                       "--output_dir", outputs, *model, "--num_actors", str(actors),
                        "--num_cpus_per_actor", str(args.num_cpus_per_actor)]
             seconds = timed(command + (["--num_cpus", str(args.num_cpus)] if args.num_cpus else []))
             print(f"predict_ray.py, {args.files} files, {actors} actor(s) x {args.num_cpus_per_actor} core(s): "

@@ -10,23 +10,30 @@ PERIOD and QUESTION against the gold tags; latency is the wall time of each upda
 ``--busy N`` measures next to N other processes that keep a core busy at nice ``--busy_nice`` (19: a
 machine shared with a batch job; 0: with another service).
 """
-import argparse
 import contextlib
 import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 from gector_punct.scoring.metrics import labels_from_words, score
-from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
-from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.dataset.reader import DatasetReader
 from gector_punct.prediction.streaming import StreamingPunctuator
+from gector_punct.text.tags import written_forms
 
 
-def f1_of(instances, written: list[list[str]]) -> dict:
-    ref = [label for i in instances for label in labels_from_words([t.apply(w) for w, t in zip(i.words, i.tags)], False)]
-    pred = [label for words in written for label in labels_from_words(words, False)]
+def written_words(words: list[str], tags) -> list[str]:
+    """The words as ``predict`` writes them (``tags.written_forms``), deleted ones left out."""
+    return [form for form in written_forms(words, tags) if form is not None]
+
+
+def f1_of(instances, written_lines: list[list[str]]) -> dict:
+    ref = [label for i in instances for label in labels_from_words(written_words(i.words, i.tags), False)]
+    pred = [label for words in written_lines for label in labels_from_words(words, False)]
     return score(ref, pred)["punct"]
 
 
@@ -58,22 +65,25 @@ def busy_cores(n: int, nice: int):
             child.wait()
 
 
+@dataclass(kw_only=True)
+class StreamingFlags(Settings):
+    model_path: list[str] | None = reused(PredictionSettings, "model_path")
+    engine: str = reused(PredictionSettings, "engine")
+    dev_set: str = flag(help="preprocessed dev file (e.g. TED dev2012's last 10%)")
+    lines: int = flag(150, "dev lines to stream, each one utterance", min=1)
+    lookahead: list[int] = flag([0, 2, 4, 8, 16], "look-ahead values K to measure", min=0)
+    busy: int = flag(0, "processes keeping a core busy while the latency is measured", min=0)
+    busy_nice: int = flag(19, "the busy processes' niceness (19: lowest priority)", min=0, max=19)
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", default=DEFAULT_MODEL, help="model folder (default: shipped model)")
-    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"prediction's engine (default {DEFAULT_ENGINE})")
-    p.add_argument("--dev_set", required=True, help="preprocessed dev file (e.g. TED dev2012's last 10%%)")
-    p.add_argument("--lines", type=int, default=150, help="dev lines to stream, each one utterance (default 150)")
-    p.add_argument("--lookahead", type=int, nargs="+", default=[0, 2, 4, 8, 16], help="K values (default 0 2 4 8 16)")
-    p.add_argument("--busy", type=int, default=0,
-                   help="processes keeping a core busy while the latency is measured (default 0)")
-    p.add_argument("--busy_nice", type=int, default=19, choices=range(0, 20), metavar="0..19",
-                   help="the busy processes' niceness (default 19: lowest priority)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, StreamingFlags)
+    args = p.settings(StreamingFlags, p.parse_args(argv))
     punctuator = Punctuator.load(args.model_path, device="cpu", engine=args.engine)
     instances = DatasetReader().read(args.dev_set)[: args.lines]
     tags = punctuator.predict_tags([i.words for i in instances])
-    full = f1_of(instances, [[t.apply(w) for w, t in zip(i.words, line)] for i, line in zip(instances, tags)])
+    full = f1_of(instances, [written_words(i.words, line) for i, line in zip(instances, tags)])
     words = sum(len(i.words) for i in instances)
     print(f"{len(instances)} utterances, {words} words; full context: punct F1 {full['overall']['f1']:.1f} "
           f"(COMMA {full['COMMA']['f1']:.1f}, PERIOD {full['PERIOD']['f1']:.1f}, QUESTION {full['QUESTION']['f1']:.1f})")

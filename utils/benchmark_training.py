@@ -9,21 +9,22 @@ same batches, already collated (the floor: what the encoder alone costs).
 Data comes pre-tokenised (``DatasetReader.encode`` runs once before the loop, as in train.py), so the loop's
 only data work per step is collating a batch of windows; that cost is printed on its own.
 """
-import argparse
 import os
 import random
 import resource
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 
 import torch
 
-from gector_punct.encoders.registry import DEFAULT_ENCODER
-from gector_punct.model.windows import collate
 from gector_punct.dataset.preprocess import preprocess_files
 from gector_punct.encoders.runtime import autocast
+from gector_punct.model.windows import collate
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
 from gector_punct.text.tags import make_source
+from gector_punct.training.fine_tuning import freeze_encoder
 from gector_punct.training.trainer import Trainer, TrainOptions
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -61,7 +62,7 @@ def timed_run(run, warm: list, timed: list, device: torch.device) -> float:
 def loop_seconds(trainer: Trainer, warm: list, timed: list) -> float:
     """The training loop's step + update over those batches (all encoder layers trained)."""
     trainer.model.train()
-    trainer.model.freeze_encoder(False)
+    freeze_encoder(trainer.model, False)
 
     def run(batch):
         trainer.step(batch, 1)
@@ -94,16 +95,21 @@ def collation_seconds(trainer: Trainer, timed: list) -> float:
     return (time.perf_counter() - started) / len(timed)
 
 
+@dataclass(kw_only=True)
+class BenchmarkTrainingFlags(Settings):
+    train_set: str | None = flag(None, "preprocessed training file", default_text="the examples, tagged")
+    transformer_model: str | None = reused(TrainOptions, "transformer_model")
+    batch_size: int = reused(TrainOptions, "batch_size")
+    max_len: int | None = reused(TrainOptions, "max_len")
+    batches: int = flag(20, "timed batches per measurement", min=1)
+    threads: int | None = flag(None, "torch CPU threads", min=1, default_text="torch's choice")
+    device: str | None = reused(TrainOptions, "device")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--train_set", default=None, help="preprocessed training file (default: the examples, tagged)")
-    p.add_argument("--transformer_model", default=DEFAULT_ENCODER, help=f"encoder (default {DEFAULT_ENCODER})")
-    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
-    p.add_argument("--max_len", type=int, default=128, help="subwords per window (default 128)")
-    p.add_argument("--batches", type=int, default=20, help="timed batches per measurement (default 20)")
-    p.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's choice)")
-    p.add_argument("--device", default=None, help="cpu or cuda (default: cuda when available)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, BenchmarkTrainingFlags)
+    args = p.settings(BenchmarkTrainingFlags, p.parse_args(argv))
     if args.threads:
         torch.set_num_threads(args.threads)
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,8 +127,9 @@ def main(argv=None) -> int:
     loop, floor = loop_seconds(trainer, warm, timed), floor_seconds(trainer, warm, timed)
     collation = collation_seconds(trainer, timed)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"device: {trainer.device}, torch threads: {torch.get_num_threads()}, encoder: {args.transformer_model}")
-    print(f"{len(timed)} batches of {args.batch_size} windows (max_len {args.max_len}), {tokens} subword tokens, "
+    config = trainer.model.config
+    print(f"device: {trainer.device}, torch threads: {torch.get_num_threads()}, encoder: {config.transformer_model}")
+    print(f"{len(timed)} batches of {args.batch_size} windows (max_len {config.max_len}), {tokens} subword tokens, "
           f"{len(trainer.data.windows)} training windows")
     print(f"training loop: {tokens / loop:,.0f} tokens/s ({loop:.1f} s)")
     print(f"collation: {1000 * collation:.2f} ms per batch ({100 * collation * len(timed) / loop:.1f}% of the loop)")

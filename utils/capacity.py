@@ -9,10 +9,20 @@ utils/benchmark_ray.py, utils/benchmark_cli.py).
     python utils/capacity.py --words_per_second 3000 --units_per_machine 32          # per core, 32-core machines
     python utils/capacity.py --words_per_second 60000 --units_per_machine 8 --unit GPU
 """
-import argparse
 import sys
+from dataclasses import dataclass
 
-from gector_punct.options.argtypes import positive_float, positive_int
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+
+
+@dataclass(kw_only=True)
+class CapacityFlags(Settings):
+    words_per_second: float = flag(help="measured words/s of one unit (one core, or one GPU)", above=0)
+    units_per_machine: int = flag(1, "cores (or GPUs) per machine", min=1)
+    unit: str = flag("core", "what a unit is, for the printout")
+    hours_of_speech: float = flag(1e6, "the archive, in hours", above=0)
+    words_per_minute: float = flag(150.0, "speech rate", above=0)
+    machines: list[int] = flag([1, 10, 100, 1000], "machine counts to tabulate", min=1)
 
 
 def archive_words(hours_of_speech: float, words_per_minute: float) -> float:
@@ -27,16 +37,9 @@ def capacity_rows(words: float, words_per_second: float, units_per_machine: int,
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--words_per_second", type=positive_float, required=True,
-                   help="measured words/s of one unit (one core, or one GPU)")
-    p.add_argument("--units_per_machine", type=positive_int, default=1, help="cores (or GPUs) per machine (default 1)")
-    p.add_argument("--unit", default="core", help="what a unit is, for the printout (default core)")
-    p.add_argument("--hours_of_speech", type=positive_float, default=1e6, help="the archive (default 1e6 hours)")
-    p.add_argument("--words_per_minute", type=positive_float, default=150, help="speech rate (default 150)")
-    p.add_argument("--machines", type=positive_int, nargs="+", default=[1, 10, 100, 1000],
-                   help="machine counts to tabulate (default 1 10 100 1000)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, CapacityFlags)
+    args = p.settings(CapacityFlags, p.parse_args(argv))
     words = archive_words(args.hours_of_speech, args.words_per_minute)
     unit_hours = words / args.words_per_second / 3600
     print(f"{args.hours_of_speech:,.0f} hours of speech x {args.words_per_minute:g} words/min = {words:.3g} words; "

@@ -20,7 +20,8 @@ import numpy as np
 from gector_punct.dataset.reader import DatasetReader
 from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.model.vocabulary import CASE_HEAD, PUNCT_HEAD
-from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.shipped import DEFAULT_MODEL
 from gector_punct.text.existing import prepare_spaced
 
 

@@ -18,13 +18,15 @@ with --tune_data each joint-set row first gets its own decoding, chosen on anoth
 With --oracle, rows that take the gold deletions (analysis: how much punctuation a system loses to its
 deletion errors, to reading disfluent words, and to the never-trained joint state).
 """
-import argparse
 import json
 import os
 import sys
+from dataclasses import dataclass
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.scoring.evaluation import evaluate_instances, score_forms
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.text.files import InputError, atomic_write
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.dataset.reader import DatasetReader, Instance
@@ -97,29 +99,33 @@ def load(path: str, args) -> Punctuator:
     return punctuator
 
 
-def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--data", required=True, help="folder written by utils/prepare_switching_data.py")
-    p.add_argument("--switching", required=True, help="the switching-token model (train.py --switches disf,punc)")
-    p.add_argument("--disf_model", default=None, help="a disfluency-only model (for the single-task cascades)")
-    p.add_argument("--punc_model", default=None, help="a punctuation-only model (for the cascades and the rule row)")
-    p.add_argument("--joint_set", default="joint.dev", help="the joint set's name in DATA (default joint.dev)")
-    p.add_argument("--swbd_sets", default="swbd.dev,swbd_sides.dev",
-                   help="comma-separated deletion-only sets in DATA (default swbd.dev,swbd_sides.dev)")
-    p.add_argument("--ted_dev", default=None, help="tagged punctuation dev file for the punctuation-only check")
-    p.add_argument("--decode", choices=["neutral", "model"], default="neutral",
-                   help="neutral: argmax decoding for every model; model: each model's own defaults (default neutral)")
-    p.add_argument("--tune_data", default=None,
-                   help="a second prepare_switching_data.py folder whose joint set (other text) chooses each joint-set "
-                        "row's decoding from a small grid (additional_confidence, min_error_probability) first")
-    p.add_argument("--oracle", action="store_true",
-                   help="also score the joint set's punctuation with the gold deletions: after them (gold>punc), "
-                        "the switching model's punctuation pass or joint pass with them imposed (analysis rows)")
-    p.add_argument("--tune_lines", type=int, default=400, help="lines of the tuning set used (default 400)")
-    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
-    p.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
-    p.add_argument("--out", default=None, help="write all figures here as JSON (atomically)")
-    return p.parse_args(argv)
+@dataclass(kw_only=True)
+class SwitchingFlags(Settings):
+    data: str = flag(help="folder written by utils/prepare_switching_data.py")
+    switching: str = flag(help="the switching-token model (train.py --switches disf,punc)")
+    disf_model: str | None = flag(None, "a disfluency-only model (for the single-task cascades)")
+    punc_model: str | None = flag(None, "a punctuation-only model (for the cascades and the rule row)")
+    joint_set: str = flag("joint.dev", "the joint set's name in DATA")
+    swbd_sets: str = flag("swbd.dev,swbd_sides.dev", "comma-separated deletion-only sets in DATA")
+    ted_dev: str | None = flag(None, "tagged punctuation dev file for the punctuation-only check")
+    decode: str = flag("neutral", "neutral: argmax decoding for every model; model: each model's own defaults",
+                       choices=("neutral", "model"))
+    tune_data: str | None = flag(None, "a second prepare_switching_data.py folder whose joint set (other text) "
+                                       "chooses each joint-set row's decoding from a small grid "
+                                       "(additional_confidence, min_error_probability) first")
+    oracle: bool = flag(False, "also score the joint set's punctuation with the gold deletions: after them "
+                               "(gold>punc), the switching model's punctuation pass or joint pass with them "
+                               "imposed (analysis rows)")
+    tune_lines: int = flag(400, "lines of the tuning set used", min=1)
+    batch_size: int = reused(PredictionSettings, "batch_size")
+    device: str | None = reused(PredictionSettings, "device")
+    out: str | None = flag(None, "write all figures here as JSON (atomically)")
+
+
+def parse_args(argv=None) -> SwitchingFlags:
+    p = FlagParser(__doc__)
+    add_flags(p, SwitchingFlags)
+    return p.settings(SwitchingFlags, p.parse_args(argv))
 
 
 def main(argv=None) -> int:

@@ -3,27 +3,27 @@
 spoken numbers, acronyms, brands, partly punctuated lines, questions, symbols, disfluent speech, other
 languages), each with what a careful editor accepts (the format and the checks: gector_punct/scoring/everyday.py).
 
-    OMP_NUM_THREADS=1 python utils/everyday_report.py --model_path models/default_en --show_failures
+    OMP_NUM_THREADS=1 python utils/everyday_report.py --model_path default_en --show_failures
 
 Each line is restored on its own, as predict.py restores one input line (one line in, one line out),
-with the record's tasks and the model predict.py runs for them (``predictor.shipped_model``): English
+with the record's tasks and the model predict.py runs for them (``shipped.shipped_model``): English
 lines by --model_path, or by --switch_model where the tasks include disf (predict.py --tasks disf,punc runs
 models/switch_en); lines in other languages by --multilingual_model (predict.py does not choose a model by
 language, its user gives --model_path models/multilingual; here the record's lang does). Prints the pass
 rate per part (A, B; C is the held-aside check nobody tunes on) and overall, and the failures per category.
 """
-import argparse
 import json
 import os
 import sys
 from collections import Counter
+from dataclasses import dataclass
 
-from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
-from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.scoring.everyday import category, pass_rates, read_records, violations
 from gector_punct.text.files import atomic_write
-from gector_punct.prediction.punctuator import (DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, Punctuator,
-                                    shipped_model)
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, shipped_model
 from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,28 +80,28 @@ def format_summary(summary: dict, show_failures: bool) -> str:
     return "\n".join(lines)
 
 
-def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", nargs="+", default=[shipped_model(DEFAULT_TASKS)],
-                   help="model folder(s) for English punc lines; several = an ensemble (default: models/default_en)")
-    p.add_argument("--switch_model", nargs="+", default=[shipped_model(DISFLUENT_TASKS)],
-                   help="model folder(s) for English lines whose tasks include disf (default: models/switch_en)")
-    p.add_argument("--multilingual_model", nargs="+", default=[MULTILINGUAL_MODEL],
-                   help="model folder(s) for lines in other languages (default: models/multilingual)")
-    p.add_argument("--file", default=EVERYDAY_FILE, help="the test file (default: tests/data/everyday.jsonl)")
-    p.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
-                   help="write the figures and every output as JSON to PATH (alone: to stdout, instead of text)")
-    p.add_argument("--show_failures", action="store_true",
-                   help="print each failing line: its input, the output and what it violated")
-    p.add_argument("--fragments", action="store_true",
-                   help="read each line as a fragment cut anywhere (predict.py --fragments); default: as a whole "
-                        "utterance, as predict.py reads it")
-    p.add_argument("--device", default=None, help="cpu, cuda ... (default: the CPU on onnx; on torch, cuda when available)")
-    p.add_argument("--batch_size", type=int, default=32, help="encoder windows per batch (default 32)")
-    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"prediction's engine (default {DEFAULT_ENGINE})")
-    p.add_argument("--precision", choices=ENGINE_PRECISIONS, default=None,
-                   help="the onnx engine's precision (default: each model folder's engine_precision)")
-    return p.parse_args(argv)
+@dataclass(kw_only=True)
+class EverydayFlags(Settings):
+    model_path: list[str] = flag([shipped_model(DEFAULT_TASKS)], "model folder(s) for English punc lines; several "
+                                                                 "= an ensemble")
+    switch_model: list[str] = flag([shipped_model(DISFLUENT_TASKS)], "model folder(s) for English lines whose tasks "
+                                                                     "include disf")
+    multilingual_model: list[str] = flag([MULTILINGUAL_MODEL], "model folder(s) for lines in other languages")
+    file: str = flag(EVERYDAY_FILE, "the test file")
+    json: str | None = flag(None, "write the figures and every output as JSON to this file (the flag alone: to "
+                                  "stdout, instead of text)", bare="-")
+    show_failures: bool = flag(False, "print each failing line: its input, the output and what it violated")
+    fragments: bool = reused(PredictionSettings, "fragments")
+    engine: str = reused(PredictionSettings, "engine")
+    precision: str | None = reused(PredictionSettings, "precision")
+    device: str | None = reused(PredictionSettings, "device")
+    batch_size: int = reused(PredictionSettings, "batch_size")
+
+
+def parse_args(argv=None) -> EverydayFlags:
+    p = FlagParser(__doc__)
+    add_flags(p, EverydayFlags)
+    return p.settings(EverydayFlags, p.parse_args(argv))
 
 
 def main(argv=None) -> int:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Score a model on held-out data the way its model card reports it, and optionally tune its decoding.
 
-    python utils/model_report.py --model_path models/default_en \\
+    python utils/model_report.py --model_path default_en \\
         --ted_dev work/default_en/ted.dev.tagged --cased_dev work/default_en/cased.dev.tagged [--tune] [--truecase]
 
 Reports (all on preprocessed dev files, whose gold tags are the reference):
@@ -18,18 +18,20 @@ Reports (all on preprocessed dev files, whose gold tags are the reference):
   biased like the punctuation head), then over case_confidence alone; the best values become the model
   folder's decoding defaults (``model.store_decode_defaults``).
 """
-import argparse
 import json
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from gector_punct.scoring.evaluation import consistency, score_tags
-from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINES
-from gector_punct.model.config import ENGINE_PRECISIONS, DecodeConfig, store_decode_defaults
+from gector_punct.model.config import DecodeConfig, store_decode_defaults
 from gector_punct.text.files import atomic_write
 from gector_punct.scoring.metrics import format_report, labels_from_words, score
-from gector_punct.prediction.punctuator import DEFAULT_MODEL, Punctuator
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import model_paths
 from gector_punct.dataset.reader import DatasetReader, Instance
+from gector_punct.text.tags import written_forms
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
@@ -84,10 +86,11 @@ def truecase_scores(instances: list[Instance]) -> dict:
     caser = truecase.get_truecaser()
     ref, pred = [], []
     for inst in instances:
-        gold = [t.apply(w) for w, t in zip(inst.words, inst.tags)]
+        gold = written_forms(inst.words, inst.tags)
+        kept = [k for k, form in enumerate(gold) if form is not None]
         cased = caser.get_true_case_from_tokens(list(inst.words), "as-is")
-        ref.extend(labels_from_words(gold, True))
-        pred.extend(labels_from_words(cased, True))
+        ref.extend(labels_from_words([gold[k] for k in kept], True))
+        pred.extend(labels_from_words([cased[k] for k in kept], True))
     return score(ref, pred)
 
 
@@ -103,7 +106,7 @@ def report(dev: DevSets, decode: DecodeConfig, truecase: bool) -> dict:
     out: dict = {}
     out["ted_lines"], out["cased_lines"], cased_tags = dev.scores(decode)
     out["ted_stream"] = stream_scores(dev.punctuator, dev.ted, decode)
-    restored = [[t.apply(w) for w, t in zip(i.words, tags)] for i, tags in zip(dev.cased, cased_tags)]
+    restored = [[form for form in written_forms(i.words, tags) if form is not None] for i, tags in zip(dev.cased, cased_tags)]
     again = dev.punctuator.decode(restored, dev.punctuator.probabilities(restored), decode)
     changed = sum(t.is_edit for tags in again for t in tags)
     out["idempotence_changed_words_pct"] = 100 * changed / max(1, sum(len(r) for r in restored))
@@ -129,32 +132,36 @@ def edge_scores(dev: DevSets, decode: DecodeConfig) -> dict:
             "cased_stream": stream_scores(dev.punctuator, dev.cased, decode)}
 
 
+@dataclass(kw_only=True)
+class ReportFlags(Settings):
+    model_path: list[str] | None = reused(PredictionSettings, "model_path")
+    ted_dev: str = flag(help="preprocessed TED dev file (uncased: punctuation only)")
+    cased_dev: str = flag(help="preprocessed cased dev file (case and boundaries)")
+    tune: bool = flag(False, "grid-search the decoding defaults and store them in the model")
+    truecase: bool = flag(False, "also score the truecase package's casing (baseline)")
+    batch_size: int = reused(PredictionSettings, "batch_size")
+    json: str | None = flag(None, "also write all figures to this JSON file")
+    engine: str = reused(PredictionSettings, "engine")
+    precision: str | None = reused(PredictionSettings, "precision")
+    quantize: bool = flag(False, "score the torch engine's dynamic-int8 encoder (with --engine torch; what it costs "
+                                 "in F1)")
+    extra_dev: list[str] = flag([], "more preprocessed dev files to score and check for consistency, each line on "
+                                    "its own, as NAME=PATH items (e.g. whole-utterance lines: "
+                                    "ted_whole=work/default_en/ted_whole.dev.tagged)", allow_empty=True)
+    utterances: bool = flag(False, "also score each --extra_dev file with every line read as a whole utterance "
+                                   "(predict.py's default reading), as NAME+utterances; without it every dev line "
+                                   "is read as a fragment cut anywhere (predict.py --fragments), the reading of "
+                                   "the dev files' lines")
+    edges: bool = flag(False, "also score the cased dev file as one stream, and its lines with each line's "
+                              "first-word case and last-word marks from the reference (what cutting lines anywhere "
+                              "costs)")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", nargs="+", default=[DEFAULT_MODEL],
-                   help="model folder(s) (default: the shipped model)")
-    p.add_argument("--ted_dev", required=True, help="preprocessed TED dev file (uncased: punctuation only)")
-    p.add_argument("--cased_dev", required=True, help="preprocessed cased dev file (case and boundaries)")
-    p.add_argument("--tune", action="store_true", help="grid-search the decoding defaults and store them in the model")
-    p.add_argument("--truecase", action="store_true", help="also score the truecase package's casing (baseline)")
-    p.add_argument("--batch_size", type=int, default=64, help="windows per batch (default 64)")
-    p.add_argument("--json", default=None, help="also write all figures to this JSON file")
-    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE, help=f"prediction's engine (default {DEFAULT_ENGINE})")
-    p.add_argument("--precision", choices=ENGINE_PRECISIONS, default=None,
-                   help="the onnx engine's precision (default: the model folder's engine_precision)")
-    p.add_argument("--quantize", action="store_true",
-                   help="score the torch engine's dynamic-int8 encoder (with --engine torch; what it costs in F1)")
-    p.add_argument("--extra_dev", nargs="*", default=[], metavar="NAME=PATH",
-                   help="more preprocessed dev files to score and check for consistency, each line on its own "
-                        "(e.g. whole-utterance lines: ted_whole=work/default_en/ted_whole.dev.tagged)")
-    p.add_argument("--utterances", action="store_true",
-                   help="also score each --extra_dev file with every line read as a whole utterance "
-                        "(predict.py's default reading), as NAME+utterances; without it every dev line is read as "
-                        "a fragment cut anywhere (predict.py --fragments), the reading of the dev files' lines")
-    p.add_argument("--edges", action="store_true",
-                   help="also score the cased dev file as one stream, and its lines with each line's first-word "
-                        "case and last-word marks from the reference (what cutting lines anywhere costs)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, ReportFlags)
+    args = p.settings(ReportFlags, p.parse_args(argv))
+    models = model_paths(args.model_path, PredictionSettings().tasks)
 
     if any("=" not in item for item in args.extra_dev):
         p.error("--extra_dev takes NAME=PATH items")
@@ -162,18 +169,18 @@ def main(argv=None) -> int:
         p.error("--tune stores decoding defaults for the float model; run it without --quantize")
     if args.quantize and args.engine != "torch":
         p.error("--quantize is the torch engine's dynamic int8: add --engine torch (onnx: --precision int8)")
-    options = {"quantize": True} if args.quantize else {"precision": args.precision} if args.engine == "onnx" else {}
-    punctuator = Punctuator.load(args.model_path, batch_size=args.batch_size, engine=args.engine, **options)
+    punctuator = Punctuator.load(models, batch_size=args.batch_size, engine=args.engine, precision=args.precision,
+                                 quantize=args.quantize)
     dev = DevSets(punctuator, args.ted_dev, args.cased_dev)
-    results: dict = {"model": args.model_path}
+    results: dict = {"model": models}
     decode = punctuator.decode_config
     if args.tune:
         decode, best = tune(dev)
         results["tuned"] = {"additional_confidence": decode.additional_confidence, "objective": best,
                             "min_error_probability": decode.min_error_probability,
                             "case_confidence": decode.case_confidence}
-        store_decode_defaults(args.model_path[0], decode)
-        print(f"stored in {args.model_path[0]}: {decode}")
+        store_decode_defaults(models[0], decode)
+        print(f"stored in {models[0]}: {decode}")
     results.update(report(dev, decode, args.truecase))
     if args.edges:
         results.update(edge_scores(dev, decode))

@@ -16,71 +16,72 @@ end; the others are written all the same).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
+from dataclasses import dataclass
 
-from gector_punct.options.argtypes import nonnegative_float, positive_int
-from gector_punct.model.config import model_folders
+from gector_punct.options.flags import FlagParser, add_flags, flag
 from gector_punct.prediction.folders import (FORMATS, ChunkRestorer, FileWriter, LineFormat, input_names,
                                             pending_names, read_chunks)
-from gector_punct.options.prediction import add_decoding_flags, add_model_flags, add_text_flags, choose_model
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import missing_model_hint, model_paths
+from gector_punct.text.files import error_text
 
 READERS = 2  # files read at a time (on this machine: reading is light next to the model)
+NOT_HERE = ("device", "lookahead")  # the actors' device follows --num_gpus_per_actor; no streams here
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--input_dir", required=True, help="folder of files to restore (its regular, non-hidden files)")
-    p.add_argument("--output_dir", required=True,
-                   help="folder for the restored files, same names (created; a file already there is skipped)")
-    p.add_argument("--address", default=None,
-                   help="a running Ray cluster to join (HOST:PORT of `ray start --head`, or auto); "
-                        "default: start a local Ray on this machine")
-    p.add_argument("--num_cpus", type=positive_int, default=None,
-                   help="without --address: the CPUs the local Ray may use (default: all of this machine's)")
-    p.add_argument("--num_actors", type=positive_int, default=None,
-                   help="model copies restoring chunks at once (default: as many as the cluster's CPUs hold, or "
-                        "its GPUs when actors take GPUs)")
-    p.add_argument("--num_cpus_per_actor", type=positive_int, default=1,
-                   help="CPU cores each actor reserves and runs the engine's threads on (default 1)")
-    p.add_argument("--num_gpus_per_actor", type=nonnegative_float, default=0,
-                   help="GPUs each actor reserves (0.5: two actors share one); above 0 the model runs on CUDA, "
-                        "with --engine torch (default 0: CPU)")
-    p.add_argument("--format", choices=FORMATS, default="plain",
-                   help="plain: one text per line, written as predict.py writes it; jsonl: one JSON object per "
-                        "line, its --text_field restored into --output_field (default plain)")
-    p.add_argument("--text_field", default="text", help="jsonl: the field holding the text (default text)")
-    p.add_argument("--output_field", default="restored",
-                   help="jsonl: the field the restored text is written to (default restored)")
-    add_model_flags(p)
-    add_decoding_flags(p)
-    add_text_flags(p)
-    return p
+@dataclass(kw_only=True)
+class RayCommand(PredictionSettings):
+    """predict_ray.py's flags: the prediction settings (less ``NOT_HERE``) and where the work runs."""
+    input_dir: str = flag(help="folder of files to restore (its regular, non-hidden files)")
+    output_dir: str = flag(help="folder for the restored files, same names (created; a file already there is "
+                                "skipped)")
+    address: str | None = flag(None, "a running Ray cluster to join (HOST:PORT of `ray start --head`, or auto)",
+                               default_text="start a local Ray on this machine")
+    num_cpus: int | None = flag(None, "without --address: the CPUs the local Ray may use", min=1,
+                                default_text="all of this machine's")
+    num_actors: int | None = flag(None, "model copies restoring chunks at once", min=1,
+                                  default_text="as many as the cluster's CPUs hold, or its GPUs when actors take GPUs")
+    num_cpus_per_actor: int = flag(1, "CPU cores each actor reserves and runs the engine's threads on", min=1)
+    num_gpus_per_actor: float = flag(0.0, "GPUs each actor reserves (0.5: two actors share one); above 0 the "
+                                          "model runs on CUDA, with --engine torch, else on the CPU", min=0)
+    format: str = flag("plain", "plain: one text per line, written as predict.py writes it; jsonl: one JSON object "
+                                "per line, its --text_field restored into --output_field", choices=FORMATS)
+    text_field: str = flag("text", "jsonl: the field holding the text")
+    output_field: str = flag("restored", "jsonl: the field the restored text is written to")
 
 
-def parse_args(argv=None) -> argparse.Namespace:
+def build_parser() -> FlagParser:
+    parser = FlagParser(__doc__)
+    add_flags(parser, RayCommand, skip=PredictionSettings.field_names())
+    add_flags(parser, PredictionSettings, skip=NOT_HERE, title="prediction settings (predict.py's)")
+    return parser
+
+
+def parse_args(argv=None) -> RayCommand:
     p = build_parser()
-    args = p.parse_args(argv)
-    choose_model(args)
+    args = p.settings(RayCommand, p.parse_args(argv))
+    args.device = "cuda" if args.num_gpus_per_actor > 0 else "cpu"  # what load_punctuator reads
     args.input_dir, args.output_dir = os.path.abspath(args.input_dir), os.path.abspath(args.output_dir)
     if not os.path.isdir(args.input_dir):
         p.error(f"--input_dir {args.input_dir} is not a folder")
     if os.path.realpath(args.input_dir) == os.path.realpath(args.output_dir):
         p.error("--output_dir must differ from --input_dir (the outputs have the inputs' names)")
-    missing = [path for path in model_folders(args.model_path) if not os.path.isdir(path)]
+    if os.path.exists(args.output_dir) and not os.path.isdir(args.output_dir):
+        p.error(f"--output_dir {args.output_dir} is not a folder")
+    missing = [path for path in model_paths(args.model_path, args.tasks) if not os.path.exists(path)]
     if missing:
-        p.error(f"--model_path: no model folder {missing[0]}")
+        p.error(f"--model_path: {missing_model_hint(missing[0])}")
     if args.address and args.num_cpus:
         p.error("--num_cpus is for a local Ray: a cluster's CPUs are those its nodes were started with")
     if args.num_gpus_per_actor > 0 and args.engine != "torch":
         p.error("--num_gpus_per_actor runs the model on CUDA, which the onnx engine does not: add --engine torch")
-    args.device = "cuda" if args.num_gpus_per_actor > 0 else "cpu"  # what load_punctuator reads
     return args
 
 
-def start_ray(args: argparse.Namespace):
+def start_ray(args: RayCommand):
     """Ray, joined at --address or started locally; returns the module."""
     import ray
     import ray.data  # noqa: F401 (ray.data.from_items ...)
@@ -93,7 +94,7 @@ def start_ray(args: argparse.Namespace):
     return ray
 
 
-def actor_count(args: argparse.Namespace, resources: dict) -> int:
+def actor_count(args: RayCommand, resources: dict) -> int:
     """--num_actors, else as many as the cluster's GPUs (with --num_gpus_per_actor) or CPUs hold, at least 1."""
     if args.num_actors:
         return args.num_actors
@@ -102,7 +103,7 @@ def actor_count(args: argparse.Namespace, resources: dict) -> int:
     return max(1, int(resources.get("CPU", 1) // args.num_cpus_per_actor))
 
 
-def restored_rows(ray, args: argparse.Namespace, names: list[str]):
+def restored_rows(ray, args: RayCommand, names: list[str]):
     """The output rows of every chunk of ``names``, as they come (any order)."""
     line_format = LineFormat(args.format, args.text_field, args.output_field)
     here = {"ray.io/node-id": ray.get_runtime_context().get_node_id()}  # the files are on this machine
@@ -112,7 +113,8 @@ def restored_rows(ray, args: argparse.Namespace, names: list[str]):
                             compute=ray.data.TaskPoolStrategy(size=READERS), num_cpus=0, label_selector=here)
     actors = actor_count(args, ray.cluster_resources())
     outputs = chunks.map_batches(ChunkRestorer, batch_size=1, batch_format="numpy",
-                                 fn_constructor_args=(args, line_format, args.num_cpus_per_actor),
+                                 fn_constructor_args=(args.prediction_settings(), line_format,
+                                                      args.num_cpus_per_actor),
                                  compute=ray.data.ActorPoolStrategy(size=actors),
                                  num_cpus=args.num_cpus_per_actor, num_gpus=args.num_gpus_per_actor)
     print(f"{len(names)} files, {actors} actors", file=sys.stderr)
@@ -126,7 +128,11 @@ def main(argv=None) -> int:
     if not names:
         print(f"error: {args.input_dir} has no files to restore", file=sys.stderr)
         return 2
-    os.makedirs(args.output_dir, exist_ok=True)
+    try:
+        os.makedirs(args.output_dir, exist_ok=True)
+    except OSError as err:
+        print(f"error: cannot make --output_dir {error_text(err, args.output_dir)}", file=sys.stderr)
+        return 2
     pending = pending_names(names, args.output_dir)
     writer = FileWriter(args.output_dir)
     if pending:

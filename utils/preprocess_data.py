@@ -15,53 +15,68 @@ line (paths relative to OUTPUT's folder); the reader of train.py picks it up bes
 is checked (exists, readable, not empty); a bad one stops with the list's file and line (with --skip_bad
 its line is kept without audio and counted). Without -a, a stale OUTPUT.audio is removed.
 """
-import argparse
 import os
 import sys
+from dataclasses import dataclass
 
-from gector_punct.options.argtypes import task_set
 from gector_punct.audio.waves import check_audio_list, read_audio_list
-from gector_punct.text.files import InputError, atomic_write
 from gector_punct.dataset.preprocess import preprocess_files
-from gector_punct.text.tags import parse_tagged
-from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks
 from gector_punct.model.vocabulary import Vocabulary
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.text.files import InputError, atomic_write, error_text
+from gector_punct.text.tags import parse_tagged
+from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
+
+
+@dataclass(kw_only=True)
+class PreprocessCommand(Settings):
+    source: str = flag(short="-s", help="source file: one lower-case, unpunctuated text per line")
+    target: str = flag(short="-t", help="target file: the same lines restored (cased, punctuated)")
+    output: str = flag(short="-o", help="output file in the tagged format")
+    case: str = flag("auto", "uncased: case tags are unknown (masked in training); auto: uncased if TARGET has no "
+                             "capital letter", choices=("auto", "cased", "uncased"))
+    skip_bad: bool = flag(False, "skip and count pairs that do not align instead of stopping")
+    vocab_dir: str | None = flag(None, "also write the label vocabulary of this data (AllenNLP format) here")
+    audio_list: str | None = flag(None, "audio of each source line (line i: wav path, path:offset:frames, or "
+                                        "empty for none); writes OUTPUT.audio", short="-a")
+    tasks: frozenset[str] = flag(DEFAULT_TASKS, "what the pairs teach (seed 001's switching tokens): punc (marks "
+                                                "and case), disf (the target leaves disfluent words out; marks and "
+                                                "case unchanged), disf,punc or none (target = source). Written to "
+                                                "OUTPUT.tasks, which train.py reads", parse=parse_tasks,
+                                 default_text=format_tasks(DEFAULT_TASKS))
+    kept_disfluencies: bool = flag(False, "with --tasks punc: the source has disfluencies that the target leaves "
+                                          "out, and the tagger keeps them (disf off): they teach nothing, the words "
+                                          "around them their punctuation (a punctuation set over disfluent speech)")
+
+
+def build_parser() -> FlagParser:
+    parser = FlagParser(__doc__)
+    add_flags(parser, PreprocessCommand)
+    return parser
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("-s", "--source", required=True, help="source file: one lower-case, unpunctuated text per line")
-    p.add_argument("-t", "--target", required=True, help="target file: the same lines restored (cased, punctuated)")
-    p.add_argument("-o", "--output", required=True, help="output file in the tagged format")
-    p.add_argument("--case", choices=["auto", "cased", "uncased"], default="auto",
-                   help="uncased: case tags are unknown (masked in training); auto: uncased if TARGET has no capital letter")
-    p.add_argument("--skip_bad", action="store_true", help="skip and count pairs that do not align instead of stopping")
-    p.add_argument("--vocab_dir", default=None, help="also write the label vocabulary of this data (AllenNLP format)")
-    p.add_argument("-a", "--audio_list", default=None,
-                   help="audio of each source line (line i: wav path, path:offset:frames, or empty for none); writes OUTPUT.audio")
-    p.add_argument("--tasks", type=task_set, default="punc",
-                   help="what the pairs teach (seed 001's switching tokens): punc (marks and case), disf (the target "
-                        "leaves disfluent words out; marks and case unchanged), disf,punc or none (target = source). "
-                        "Written to OUTPUT.tasks, which train.py reads (default punc)")
-    p.add_argument("--kept_disfluencies", action="store_true",
-                   help="with --tasks punc: the source has disfluencies that the target leaves out, and the tagger "
-                        "keeps them (disf off): they teach nothing, the words around them "
-                        "their punctuation (a punctuation set over disfluent speech)")
-    args = p.parse_args(argv)
+    p = build_parser()
+    args = p.settings(PreprocessCommand, p.parse_args(argv))
+    if os.path.isdir(args.output):  # (a missing folder for it is made)
+        p.error(f"cannot write {args.output}: it is a folder")
     tasks = args.tasks
     try:
         lines, stats = preprocess_files(args.source, args.target, args.case, args.skip_bad, line_numbers=True,
                                         tasks=tasks, kept_disfluencies=args.kept_disfluencies)
         if args.audio_list:
-            specs = read_audio_list(args.audio_list, stats["lines"])
+            specs = read_audio_list(args.audio_list, stats["lines"], args.source)
             bad_audio = check_audio_list(specs, args.audio_list, args.skip_bad, stats["line_numbers"])
             audio_lines = []
             out_dir = os.path.dirname(os.path.abspath(args.output))
             for number in stats["line_numbers"]:
                 spec = specs[number - 1]
                 audio_lines.append("" if spec is None else str(spec).replace(spec.path, os.path.relpath(spec.path, out_dir), 1))
-    except (InputError, OSError) as err:
+    except InputError as err:
         print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"error: {error_text(err, args.source)}", file=sys.stderr)
         return 2
     except ValueError as err:  # options that do not go together (preprocess_files says which)
         p.error(str(err))

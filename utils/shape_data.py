@@ -7,29 +7,32 @@
 writes OUT_PREFIX.tgt and OUT_PREFIX.src, line for line with the input (gector_punct_data/corpora/shaping.py says
 what each setting does). The output depends only on the input and --seed.
 """
-import argparse
 import random
 import sys
+from dataclasses import dataclass
 
-from gector_punct.options.argtypes import nonnegative_int, probability
-from gector_punct.text.files import InputError, atomic_write, read_lines
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.text.files import InputError, atomic_write, error_text, read_lines
 from gector_punct_data.corpora.shaping import shape_pair
 
 
+@dataclass(kw_only=True)
+class ShapeFlags(Settings):
+    target: str = flag(help="restored text, one line per segment")
+    out_prefix: str = flag(help="writes OUT_PREFIX.tgt and OUT_PREFIX.src")
+    spoken: float = flag(0.7, "share of lines whose numbers are written in words, as most recognisers write them "
+                              "(the rest keep digits)", min=0, max=1)
+    partial: float = flag(0.5, "share of lines whose source keeps a random share (0-100%) of the marks and case "
+                               "(the rest are fully unpunctuated)", min=0, max=1)
+    share: float | None = flag(None, "keep exactly this share of marks and case in every source line instead "
+                                     "(dev sets)", min=0, max=1, default_text="none: --partial decides")
+    seed: int = flag(1, "random seed", min=0)
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--target", required=True, help="restored text, one line per segment")
-    p.add_argument("--out_prefix", required=True, help="writes OUT_PREFIX.tgt and OUT_PREFIX.src")
-    p.add_argument("--spoken", type=probability, default=0.7,
-                   help="share of lines whose numbers are written in words, as most recognisers write them "
-                        "(default 0.7; the rest keep digits)")
-    p.add_argument("--partial", type=probability, default=0.5,
-                   help="share of lines whose source keeps a random share (0-100%%) of the marks and case "
-                        "(default 0.5; the rest are fully unpunctuated)")
-    p.add_argument("--share", type=probability, default=None,
-                   help="keep exactly this share of marks and case in every source line instead (dev sets)")
-    p.add_argument("--seed", type=nonnegative_int, default=1, help="random seed (default 1)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, ShapeFlags)
+    args = p.settings(ShapeFlags, p.parse_args(argv))
     rng = random.Random(args.seed)
     try:
         pairs = [shape_pair(line, rng, args.spoken, args.partial, args.share) for _, line in read_lines(args.target)]
@@ -38,6 +41,9 @@ def main(argv=None) -> int:
                 out.writelines(pair[side] + "\n" for pair in pairs)
     except InputError as err:
         print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"error: {error_text(err, args.out_prefix)}", file=sys.stderr)
         return 2
     print(f"{len(pairs)} lines -> {args.out_prefix}.tgt/.src", file=sys.stderr)
     return 0

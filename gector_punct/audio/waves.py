@@ -5,15 +5,17 @@
   contains ':' is fine as long as it does not end in ``:int:int``.
 * ``load_audio(spec) -> np.ndarray``: read with soundfile, mixed down to mono, resampled with soxr to
   ``SAMPLE_RATE``. A missing, unreadable or empty file raises ``AudioError`` (an ``InputError``) naming it.
-* ``read_audio_list(path, n_lines=None) -> list[AudioSpec | None]``: line i names the audio of text line i,
-  or is empty (no audio). Relative paths are relative to the list file's folder. ``read_jsonl(path)``:
+* ``read_audio_list(path, text_lines=None, text_path) -> list[AudioSpec | None]``: line i names the audio of
+  text line i, or is empty (no audio); ``check_audio_count`` is the one rule that the list has a line for
+  each text line. Relative paths are relative to the list file's folder. ``read_jsonl(path)``:
   UniPunc-style JSON lines ``{"audio": "x.wav" | "x.wav:offset:frames" | null, "tgt_text": "..."}``.
 * ``bad_audio(origin, err, skip_bad)``: the one policy for audio that cannot be used, wherever it is found
   (``check_audio_list`` before a run, ``audio_data.AudioLines`` during one): stop naming ``list:line``, or
   warn and go on with the text alone.
 * ``FeatureCache(directory)``: ``get(spec, extractor_id)`` / ``put(...)`` of one feature matrix as a
   safetensors file keyed by a hash of (path, size, mtime, offset, frames, extractor id), so that a changed
-  file or another extractor never reads a stale entry. Writes are atomic (safe with several processes).
+  file or another extractor never reads a stale entry. Writes (``write_wav`` too) go through
+  ``files.atomic_write`` (safe with several processes; a failed write leaves nothing).
 """
 from __future__ import annotations
 
@@ -21,13 +23,12 @@ import hashlib
 import os
 import re
 import sys
-import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from gector_punct.text.files import InputError, new_file_mode, read_json_objects, read_lines
+from gector_punct.text.files import InputError, atomic_write, read_json_objects, read_lines
 
 if TYPE_CHECKING:
     import torch  # the feature cache's tensors; importing torch is left to the code that makes them
@@ -124,31 +125,29 @@ def check_audio_list(specs: list[AudioSpec | None], list_path: str, skip_bad: bo
 
 
 def write_wav(path: str, wave: np.ndarray, rate: int = SAMPLE_RATE) -> None:
-    """16-bit PCM wav, written to a temporary file and renamed into place."""
+    """16-bit PCM wav, written atomically (``files.atomic_write``)."""
     import soundfile
 
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".wav.", suffix=".tmp")
-    os.close(fd)
-    try:
-        soundfile.write(tmp, np.clip(wave, -1.0, 1.0), rate, subtype="PCM_16", format="WAV")
-        os.chmod(tmp, new_file_mode(path))  # mkstemp makes it private
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_write(path, "wb") as out:
+        soundfile.write(out, np.clip(wave, -1.0, 1.0), rate, subtype="PCM_16", format="WAV")
 
 
-def read_audio_list(path: str, n_lines: int | None = None) -> list[AudioSpec | None]:
-    """One entry per line (empty line: no audio); relative paths are taken from the list's folder."""
+def read_audio_list(path: str, text_lines: int | None = None, text_path: str = "the text") -> list[AudioSpec | None]:
+    """One entry per line (empty line: no audio); relative paths are taken from the list's folder. With
+    ``text_lines``, the lines of ``text_path``, the counts are checked (``check_audio_count``)."""
     base = os.path.dirname(os.path.abspath(path))
     specs = [parse_spec(text.strip(), base) if text.strip() else None for _, text in read_lines(path)]
-    if n_lines is not None and len(specs) != n_lines:
-        raise InputError(f"{path} has {len(specs)} lines but the text has {n_lines}: one audio line per text line "
-                         "(an empty line for none)")
+    if text_lines is not None:
+        check_audio_count(path, len(specs), text_path, text_lines)
     return specs
+
+
+def check_audio_count(list_path: str, audio_lines: int, text_path: str, text_lines: int) -> None:
+    """The one rule of an audio list beside a text, wherever it is read (prediction, training data,
+    preprocessing): line i is the audio of text line i, so both have as many lines; else ``InputError``."""
+    if audio_lines != text_lines:
+        raise InputError(f"{list_path} has {audio_lines} lines but {text_path} has {text_lines}: one audio line per "
+                         "text line (an empty line for none)")
 
 
 def read_jsonl(path: str) -> list[tuple[AudioSpec | None, str, int]]:
@@ -197,14 +196,10 @@ class FeatureCache:
     def put(self, spec: AudioSpec, extractor_id: str, features: torch.Tensor) -> None:
         import torch
 
-        from safetensors.torch import save_file
+        from safetensors.torch import save
 
-        path = self._file(self.key(spec, extractor_id))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        os.fchmod(fd, new_file_mode(path))  # mkstemp makes it private
-        os.close(fd)
         # float16 halves the cache; features are normalised or layer-normed, well inside its range.
-        save_file({"features": features.detach().to(torch.float16).contiguous()}, tmp,
-                  metadata={"audio": str(spec), "extractor": extractor_id})
-        os.replace(tmp, path)
+        data = save({"features": features.detach().to(torch.float16).contiguous()},
+                    metadata={"audio": str(spec), "extractor": extractor_id})
+        with atomic_write(self._file(self.key(spec, extractor_id)), "wb") as out:  # safe with several processes
+            out.write(data)

@@ -36,7 +36,7 @@ from gector_punct.audio.waves import AudioSpec, read_audio_list, read_jsonl
 from gector_punct.model.windows import TextEncoder, Window
 from gector_punct.text.files import InputError, read_lines
 from gector_punct.text.tags import (CASE_UNKNOWN, KEEP, START_CONTEXT, AlignmentError, Tag, looks_cased, make_source, mark_context,
-                   parse_tagged, tags_from_pair)
+                   parse_tagged, tags_from_pair, written_forms)
 from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from gector_punct.text.units import split_units
 from gector_punct.model.vocabulary import IGNORE, KEPT, Vocabulary, WordLabels
@@ -57,13 +57,14 @@ class Instance:
         return not any(t.is_edit for t in self.tags)
 
     def restored(self) -> Instance:
-        """The target text as an instance of its own, every tag ``$KEEP``."""
+        """The target text as an instance of its own, every tag ``$KEEP``: the words as the one writer
+        (``tags.written_forms``) writes them, so what a deleted word carried has moved (``Uh, so`` -> ``So``)
+        and a Chinese line takes full-width marks, as the model's own output would."""
         words, tags = [], []
-        for word, tag in zip(self.words, self.tags):
-            if tag.deletes:
-                continue
-            words.append(tag.apply(word))
-            tags.append(Tag(case=CASE_UNKNOWN if tag.case == CASE_UNKNOWN else KEEP))
+        for form, tag in zip(written_forms(self.words, self.tags), self.tags):
+            if form is not None:
+                words.append(form)
+                tags.append(Tag(case=CASE_UNKNOWN if tag.case == CASE_UNKNOWN else KEEP))
         return Instance(words, tags, self.audio, self.origin, self.tasks)  # the same speech, written out
 
 
@@ -109,6 +110,7 @@ class DatasetReader:
     def _read_tagged(self, path: str) -> list[Instance]:
         instances = []
         numbers = []
+        number = 0
         for number, line in read_lines(path):
             if not line.strip():
                 continue
@@ -124,10 +126,7 @@ class DatasetReader:
         if not instances:
             raise InputError(f"{path}: no instances (empty file?)")
         if os.path.exists(path + ".audio"):
-            specs = read_audio_list(path + ".audio")
-            if len(specs) < max(numbers):
-                raise InputError(f"{path}.audio has {len(specs)} lines but {path} has {max(numbers)}: one audio "
-                                 "line per text line (an empty line for none)")
+            specs = read_audio_list(path + ".audio", number, path)
             for instance, number in zip(instances, numbers):
                 instance.audio = specs[number - 1]
                 instance.origin = f"{path}.audio:{number}"

@@ -3,11 +3,11 @@ folders), how they get there, and the remembered fingerprints of pretrained enco
 
 ``cache_root()``: ``$GECTOR_PUNCT_CACHE``, default ``~/.cache/gector_punct``. ``built_folder(name, build,
 what, kind, marker)`` -> ``<cache>/<kind>/<name>``: the folder if it is there (its ``marker`` file present),
-else ``build(tmp)`` writes it into a temporary folder beside it, which is then renamed into place, so a
-folder appears whole or not at all (an interrupted build leaves only a ``.tmp-*`` folder that the next build
-does not read). Two processes building the same folder at once both succeed: the one whose rename comes
-second finds the winner's folder in place, drops its own and uses the winner's. A build says on stderr, in
-one line, what it built and how long it took.
+else ``build(tmp)`` writes it into a temporary folder beside it (``files.temporary_dir``), which is then put in
+place (``files.place_dir``), so a folder appears whole or not at all (an interrupted build leaves only a
+``.<name>.*.tmp`` folder that no build reads). Two processes that build the same folder at once both succeed:
+the first one's folder stays, the other uses it and removes its own. A build says on stderr, in one line,
+what it built and how long it took.
 
 ``stand_in_fingerprint(folder)``: what a compact stand-in encoder folder (``STAND_IN``) answers for.
 ``remembered_fingerprint(weights, compute)`` / ``known_fingerprint(weights)``: a pretrained encoder's
@@ -22,11 +22,12 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 
-from gector_punct.text.files import atomic_write
+from gector_punct.text.files import atomic_write, place_dir, temporary_dir
+
+BUILT_MARK = "config.json"  # a built encoder folder has it: a Hugging Face encoder folder
 
 
 def cache_root() -> str:
@@ -34,32 +35,21 @@ def cache_root() -> str:
 
 
 def built_folder(name: str, build: Callable[[str], None], what: str, kind: str = "encoders",
-                 marker: str = "config.json") -> str:
+                 marker: str = BUILT_MARK) -> str:
     out = os.path.join(cache_root(), kind, name)
     if os.path.isfile(os.path.join(out, marker)):
         return out
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".tmp-", dir=os.path.dirname(out))
+    tmp = temporary_dir(out)
     started = time.perf_counter()
     try:
         build(tmp)
-        _rename_into_place(tmp, out, marker)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    if not place_dir(tmp, out) and not os.path.isfile(os.path.join(out, marker)):
+        raise FileExistsError(f"{out} is in the way of the built {what} and is not one: remove it")
     print(f"gector-punct: built {what} into {out} in {time.perf_counter() - started:.1f} s (once)", file=sys.stderr)
     return out
-
-
-def _rename_into_place(tmp: str, out: str, marker: str) -> None:
-    """``tmp`` renamed to ``out``; where another process's build got there first (a complete folder: its
-    ``marker`` is in it), ``tmp`` is removed and the winner's folder stays."""
-    try:
-        os.rename(tmp, out)  # fails on a non-empty ``out``: a folder is never replaced while read
-    except OSError:
-        if not os.path.isfile(os.path.join(out, marker)):
-            raise
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 STAND_IN = "stand_in.json"  # in an encoder folder rebuilt from a compact copy (utils/device_bundle.py)

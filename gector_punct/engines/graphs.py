@@ -22,7 +22,7 @@ from dataclasses import asdict, fields
 
 from gector_punct.encoders.cache import built_folder, known_fingerprint, stand_in_fingerprint
 from gector_punct.encoders.registry import resolve_encoder
-from gector_punct.model.config import DecodeConfig, ModelConfig, WeightStorage
+from gector_punct.model.config import WEIGHTS, DecodeConfig, ModelConfig, WeightStorage
 
 EXPORT_FORMAT = 2
 GRAPH_FILE = "model.onnx"
@@ -42,7 +42,7 @@ def model_fingerprint(directory: str, config: ModelConfig, storage: WeightStorag
     """The folder's weights (``model.safetensors``, hashed) and the settings its graph depends on."""
     settings = {k: v for k, v in config.to_json().items() if k not in UNKEYED_SETTINGS}
     text = json.dumps({"settings": settings, "storage": asdict(storage)}, sort_keys=True, default=str)
-    return hashlib.sha256((file_digest(os.path.join(directory, "model.safetensors")) + text).encode()).hexdigest()
+    return hashlib.sha256((file_digest(os.path.join(directory, WEIGHTS)) + text).encode()).hexdigest()
 
 
 def base_encoder_fingerprint(config: ModelConfig, storage: WeightStorage) -> str | None:

@@ -23,6 +23,7 @@ FORMAT = "gector-punct/1"
 ENGINE_PRECISIONS = ("float32", "int8")  # of the ONNX engine's graph (``ModelConfig.engine_precision``)
 ENSEMBLE_FORMAT = "gector-punct-ensemble/1"
 ENSEMBLE_FILE = "ensemble.json"
+WEIGHTS = "model.safetensors"  # a model folder's weights file
 
 
 class ModelFolderError(ValueError):
@@ -178,7 +179,7 @@ def tokenizer_folder(directory: str, config: ModelConfig, storage: WeightStorage
     out (``Seq2Labels.save(base_tokenizer=True)``); ``model.safetensors``; ``vocabulary/`` unless
     ``vocab_path`` stands in for it."""
     own_tokenizer = os.path.exists(os.path.join(directory, "tokenizer")) or not storage.lowrank
-    for part in (("tokenizer",) if own_tokenizer else ()) + ("model.safetensors",) + (() if vocab_path else ("vocabulary",)):
+    for part in (("tokenizer",) if own_tokenizer else ()) + (WEIGHTS,) + (() if vocab_path else ("vocabulary",)):
         if not os.path.exists(os.path.join(directory, part)):
             raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
     return os.path.join(directory, "tokenizer") if own_tokenizer else resolve_encoder(config.transformer_model)

@@ -4,7 +4,7 @@
   ``Seq2Labels.text_encoder()``, so training and prediction window alike):
   ``encode_lines(list of word lists) -> list of Window``. Every word gets at least one subword (a word the
   tokenizer turns into nothing becomes ``[UNK]``) and at most ``pieces_per_token``; the tagger reads the
-  first subword of each word, spelled as ``reading_form`` gives it (a dotted acronym as one word). The one
+  first subword of each word, spelled as ``sentences.undotted`` gives it (a dotted acronym as one word). The one
   exception: a run of single continuous-script characters (Chinese) is tokenized whole, each subword read
   by the unit of its last character, and a character inside a longer subword has none: it reads the next
   one's, and no window owns it (no mark inside a subword).
@@ -30,8 +30,9 @@ import numpy as np
 
 from gector_punct.encoders.registry import resolve_encoder
 from gector_punct.model.config import ModelConfig
-from gector_punct.text.tags import ACRONYM_CORE, START_CONTEXT
-from gector_punct.text.units import is_continuous, split_edges
+from gector_punct.text.sentences import undotted
+from gector_punct.text.tags import START_CONTEXT
+from gector_punct.text.units import is_continuous
 from gector_punct.model.vocabulary import HEADS, IGNORE, WordLabels
 
 if TYPE_CHECKING:
@@ -127,19 +128,6 @@ def assign_owners(spans: list[tuple[int, int]], piece_counts: list[int]) -> list
     return owner
 
 
-def reading_form(word: str) -> str:
-    """The word as the encoder reads it: a dotted acronym spelled as one word, as ``tags.make_source`` writes
-    every training source (``u.s.`` -> ``us``, ``(U.S.),`` -> ``(US),``), so that its own periods do not read
-    as a sentence end before the next word; any other word as it is. Only what the encoder reads changes:
-    the word and its tags keep the dots."""
-    if "." not in word:
-        return word
-    lead, core, trail = split_edges(word)
-    if not ACRONYM_CORE.match(core):
-        return word
-    return lead + core.replace(".", "") + trail.removeprefix(".")
-
-
 class TextEncoder:
     def __init__(self, tokenizer, max_len: int, pieces_per_token: int, window_overlap: int | None = None,
                  n_switches: int = 0):
@@ -180,7 +168,9 @@ class TextEncoder:
         one string, as the encoder was pretrained to read it (``北京`` one piece, not two characters), and
         each piece goes to the unit of its last character. A unit inside a longer piece gets no piece
         (``[]``): it shares the next unit's, and no mark can land inside a subword (``windows_for``)."""
-        lines = [[reading_form(w) for w in words] for words in lines]
+        # A dotted acronym is read spelled as one word, as ``tags.make_source`` writes every training source
+        # (``u.s.`` -> ``us``), so that its own periods do not read as a sentence end; the words keep their dots.
+        lines = [[undotted(w) for w in words] for words in lines]
         present = [i for i, words in enumerate(lines) if words]
         result: list[list[list[int]]] = [[] for _ in lines]
         if not present:
@@ -281,42 +271,25 @@ def collate(windows: list[Window], pad_id: int = 0, labels: list[list[WordLabels
 
 
 class WindowedBatcher:
-    """Batches of at most ``batch_size`` windows and ``max_tokens`` padded subwords, similar lengths together,
-    longest first: each batch's buffers then fit where the previous, larger batch's were freed, so the heap
-    does not grow batch after batch (ascending lengths left every freed buffer too small for the next).
+    """Batches of at most ``batch_size`` windows, similar lengths together, longest first: each batch's
+    buffers then fit where the previous, larger batch's were freed, so the heap does not grow batch after
+    batch (ascending lengths left every freed buffer too small for the next).
 
     Iterating yields ``(indices, tensors)``: the positions of the batch's windows in the given list, and
     their ``collate`` tensors; ``arrays()`` yields ``(indices, arrays)``, their ``collate_arrays``."""
 
-    def __init__(self, windows: list[Window], batch_size: int = 32, max_tokens: int | None = None,
-                 pad_id: int = 0, labels: list[list[WordLabels]] | None = None, sort: bool = True):
-        self.windows, self.labels, self.pad_id = windows, labels, pad_id
-        order = list(range(len(windows)))
-        if sort:
-            order.sort(key=lambda i: len(windows[i].input_ids), reverse=True)
-        self.batches: list[list[int]] = []
-        current: list[int] = []
-        longest = 0
-        for i in order:
-            longest = max(longest, len(windows[i].input_ids))
-            too_many = max_tokens is not None and current and longest * (len(current) + 1) > max_tokens
-            if current and (len(current) >= batch_size or too_many):
-                self.batches.append(current)
-                current, longest = [], len(windows[i].input_ids)
-            current.append(i)
-        if current:
-            self.batches.append(current)
+    def __init__(self, windows: list[Window], batch_size: int = 32, pad_id: int = 0):
+        self.windows, self.pad_id = windows, pad_id
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i].input_ids), reverse=True)
+        self.batches = [order[start: start + batch_size] for start in range(0, len(order), batch_size)]
 
     def __len__(self) -> int:
         return len(self.batches)
 
     def __iter__(self) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
         for batch in self.batches:
-            yield batch, collate([self.windows[i] for i in batch], self.pad_id, self._labels(batch))
+            yield batch, collate([self.windows[i] for i in batch], self.pad_id)
 
     def arrays(self) -> Iterator[tuple[list[int], dict[str, np.ndarray]]]:
         for batch in self.batches:
-            yield batch, collate_arrays([self.windows[i] for i in batch], self.pad_id, self._labels(batch))
-
-    def _labels(self, batch: list[int]) -> list[list[WordLabels]] | None:
-        return [self.labels[i] for i in batch] if self.labels is not None else None
+            yield batch, collate_arrays([self.windows[i] for i in batch], self.pad_id)

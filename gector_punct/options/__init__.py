@@ -1,2 +1,3 @@
-"""Command-line options: value checks, the prediction flags shared by predict.py, serve.py and Ray, and the
-training flags built from ``TrainOptions``."""
+"""Command-line options: ``flags``, the one flag system (dataclass fields -> flags, every value checked, every
+error one line). It imports nothing of the package; each part declares its own settings with it:
+``prediction.settings.PredictionSettings``, ``training.options.TrainOptions``, ``service.settings.ServiceSettings``."""

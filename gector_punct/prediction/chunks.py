@@ -7,15 +7,18 @@ input gives no chunk). ``predict.py`` restores a file one chunk per ``Punctuator
 ``utils/predict_ray.py``'s actors: ``predict`` forms its batches inside a chunk, so a chunk's output depends
 on that chunk alone, and the chunks restored anywhere, in any order, concatenate to the same bytes.
 
-``write_lines(out, restored, sentences)`` writes restored lines, each ended by ``\\n`` (an empty one too),
-or with ``sentences`` each line's sentences (``predictor.split_sentences``) one per line; returns the lines
-written. Importing this module does not import torch.
+``write_lines(out, restored, sentences, endings)`` writes restored lines, each ended by ``\\n`` (an empty one
+too), or by ``\\r\\n`` where its input line's ending (``endings``, from ``files.read_ended_lines``) was CRLF;
+with ``sentences``, each line's sentences (``sentences.split_sentences``) one per line, each ended as its
+line; returns the lines written. Importing this module does not import torch.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
+from gector_punct.text.files import line_end
+from gector_punct.text.sentences import split_sentences
 from gector_punct.text.units import split_units
 
 Item = TypeVar("Item")
@@ -36,14 +39,13 @@ def word_chunks(items: Iterable[Item], chunk_words: int,
         yield chunk, words
 
 
-def write_lines(out, restored: Iterable[str], sentences: bool = False) -> int:
-    if sentences:
-        from gector_punct.prediction.punctuator import split_sentences  # (torch: not for the readers of utils/predict_ray.py)
+def write_lines(out, restored: Iterable[str], sentences: bool = False, endings: Iterable[str] | None = None) -> int:
+    restored = list(restored)
     count = 0
-    for line in restored:
+    for line, ending in zip(restored, ["\n"] * len(restored) if endings is None else endings, strict=True):
         parts = split_sentences(line) if sentences else [line]
         for part in parts or [""]:
-            out.write(part + "\n")
+            out.write(part + line_end(ending))
             count += 1
     out.flush()
     return count

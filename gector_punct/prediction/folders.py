@@ -14,23 +14,24 @@ same chunks, ``chunks.word_chunks``, each restored by one ``Punctuator.predict``
 field is kept, in its order; a blank line stays blank (and is restored as an empty text).
 
 Rows (plain dicts, as Ray Data passes them): ``read_chunks({"name": N}, ...)`` reads one file and returns
-its chunk rows ``{"name", "chunk", "chunks", "items", "words", "error"}`` (``items``: the chunk's input
-lines); a file that cannot be read (not UTF-8, not JSON, a record without the text field) gives one row
+its chunk rows ``{"name", "chunk", "chunks", "items", "endings", "words", "error"}`` (``items``: the chunk's
+input lines; ``endings``: how each ended, so that a CRLF line is written with CRLF as ``predict.py`` writes
+it); a file that cannot be read (not UTF-8, not JSON, a record without the text field) gives one row
 whose ``error`` names the file and line, and no chunk. ``ChunkRestorer`` (one per actor: the model loads
-once) turns chunk rows into output rows ``{"name", "chunk", "chunks", "output", "words", "error"}``
-(``output``: the chunk's output lines). ``FileWriter`` takes output rows in any order and writes each file
+once, ``loading.load_punctuator``) turns chunk rows into output rows ``{"name", "chunk", "chunks", "output",
+"endings", "words", "error"}`` (``output``: the chunk's output lines). ``FileWriter`` takes output rows in any order and writes each file
 as soon as all its chunks are in; it counts files, lines and words, and the failed files with their reason.
 """
 from __future__ import annotations
 
-import argparse
 import glob
 import json
 import os
 from dataclasses import dataclass, field
 
 from gector_punct.prediction.chunks import word_chunks, write_lines
-from gector_punct.text.files import InputError, atomic_write, parse_json_object, read_lines
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.text.files import InputError, atomic_write, parse_json_object, read_ended_lines
 
 FORMATS = ("plain", "jsonl")
 
@@ -87,26 +88,28 @@ def read_chunks(row: dict, input_dir: str, line_format: LineFormat, chunk_words:
     """The chunk rows of the file ``row["name"]`` (an empty file: one chunk without lines), or one error row."""
     path = os.path.join(input_dir, row["name"])
     try:
-        lines = [line for _, line in read_lines(path)]
-        for number, line in enumerate(lines, start=1):
+        lines = [(line, ending) for _, line, ending in read_ended_lines(path)]
+        for number, (line, _) in enumerate(lines, start=1):
             line_format.check(line, path, number)
     except (InputError, OSError) as err:
-        return [{"name": row["name"], "chunk": 0, "chunks": 1, "items": [], "words": 0, "error": str(err)}]
-    chunks = list(word_chunks(lines, chunk_words, text=line_format.text)) or [([], 0)]
-    return [{"name": row["name"], "chunk": k, "chunks": len(chunks), "items": items, "words": words, "error": ""}
+        return [{"name": row["name"], "chunk": 0, "chunks": 1, "items": [], "endings": [], "words": 0,
+                 "error": str(err)}]
+    chunks = list(word_chunks(lines, chunk_words, text=lambda item: line_format.text(item[0]))) or [([], 0)]
+    return [{"name": row["name"], "chunk": k, "chunks": len(chunks), "items": [line for line, _ in items],
+             "endings": [ending for _, ending in items], "words": words, "error": ""}
             for k, (items, words) in enumerate(chunks)]
 
 
 class ChunkRestorer:
     """One model, loaded once, restoring chunk rows: ``restorer(batch) -> batch``, a batch being columns
     (``{"name": [...], "items": [...], ...}``, Ray Data's form) of chunk rows, the result those of their
-    output rows, in the same order. ``args``: ``predict_options``' flags and ``device``; ``threads``:
+    output rows, in the same order. ``settings``: the model's (``loading.load_punctuator``); ``threads``:
     the engine's intra-op threads."""
 
-    def __init__(self, args: argparse.Namespace, line_format: LineFormat, threads: int):
+    def __init__(self, settings: PredictionSettings, line_format: LineFormat, threads: int):
         from gector_punct.prediction.loading import load_punctuator
 
-        self.punctuator = load_punctuator(args, threads=threads)
+        self.punctuator = load_punctuator(settings, threads=threads)
         self.line_format = line_format
 
     def __call__(self, batch: dict) -> dict:
@@ -119,7 +122,7 @@ class ChunkRestorer:
             outputs.append([self.line_format.output(line, text) for line, text in zip(lines, restored)])
             trim_heap()  # what this chunk's batches freed goes back to the OS
         return {"name": batch["name"], "chunk": batch["chunk"], "chunks": batch["chunks"], "output": outputs,
-                "words": batch["words"], "error": batch["error"]}
+                "endings": batch["endings"], "words": batch["words"], "error": batch["error"]}
 
 
 @dataclass
@@ -145,7 +148,8 @@ class FileWriter:
         del self.waiting[name]
         try:
             with atomic_write(os.path.join(self.output_dir, name)) as out:
-                lines = sum(write_lines(out, [str(line) for line in chunks[k]["output"]]) for k in sorted(chunks))
+                lines = sum(write_lines(out, [str(line) for line in chunks[k]["output"]], False,
+                                        [str(ending) for ending in chunks[k]["endings"]]) for k in sorted(chunks))
         except OSError as err:
             self.failed[name] = f"cannot write {os.path.join(self.output_dir, name)}: {err}"
             return

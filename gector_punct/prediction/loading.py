@@ -1,35 +1,47 @@
 """Prediction settings -> a loaded ``Punctuator``: the one way predict.py, serve.py and Ray get their model.
 
-``load_punctuator(args)``: ``args`` has the prediction flags' attributes (``options.prediction``) and
-``device``; the flags that are given override the first model's decoding defaults.
+``load_punctuator(settings)``: ``settings`` is a ``PredictionSettings``; the model is ``--model_path``'s
+(paths or shipped names) or, without one, the shipped model that can do ``--tasks`` (``shipped.model_paths``,
+as ``Punctuator.load`` chooses), run by the engine ``--engine`` names; the decoding thresholds that are given override the first model's own
+defaults. A model that cannot be loaded, or does not fit the settings, raises ``ModelLoadError``, whose
+message is the one line the scripts print after ``error:``: ``cannot load model PATH: WHY``.
 """
 from __future__ import annotations
 
-from typing import Any
+import os
+from dataclasses import fields
 
-from gector_punct.model.config import model_folders
+from gector_punct.model.config import DecodeConfig, model_folders
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import missing_model_hint, model_paths
+
+# The settings that override a model's DecodeConfig when given: those named like its fields.
+DECODING = tuple(f.name for f in fields(DecodeConfig) if f.name in PredictionSettings.field_names())
 
 
-def load_punctuator(args: Any, audio_cache: str | None = None, skip_bad_audio: bool = False,
-                    threads: int | None = None) -> Punctuator:
-    """The model(s) of ``args`` (the flags above, and ``device``) on the engine of ``args.engine``, decoding with
-    the flags that are given over the first model's own defaults; ``audio_cache``, ``skip_bad_audio`` and
-    ``threads``: ``Punctuator``'s. A model whose ``special_tokens_fix`` differs from the flag's raises
-    ValueError."""
-    punctuator = Punctuator.load(args.model_path, args.vocab_path, engine=args.engine, threads=threads,
-                                 iteration_count=args.iteration_count,
-                                 batch_size=args.batch_size, max_len=args.max_len, tasks=args.tasks,
-                                 device=args.device, audio_cache=audio_cache,
-                                 skip_bad_audio=skip_bad_audio,
-                                 existing=args.existing, fragments=args.fragments)
-    punctuator.decode_config = punctuator.decode_config.overridden(
-        additional_confidence=args.additional_confidence, case_confidence=args.case_confidence,
-        question_opening=args.question_opening, deletion_threshold=args.deletion_threshold,
-        exclamation=args.exclamation,
-        min_error_probability=args.min_error_probability)
-    for path, model in zip(model_folders(args.model_path), punctuator.models):
-        if args.special_tokens_fix is not None and args.special_tokens_fix != model.config.special_tokens_fix:
-            raise ValueError(f"--special_tokens_fix {args.special_tokens_fix}, but {path} was trained with "
-                             f"special_tokens_fix {model.config.special_tokens_fix} (leave the flag out)")
+class ModelLoadError(ValueError):
+    """A model that cannot be loaded with the settings given; the message names it and says why."""
+
+
+def load_punctuator(settings: PredictionSettings, **options) -> Punctuator:
+    """The model(s) ``settings`` name on the engine ``settings.engine``, decoding with the thresholds that
+    are given over the first model's own; ``options``: more of ``Punctuator.load``'s (``audio_cache``,
+    ``skip_bad_audio``, ``quantize``, ``threads``)."""
+    paths = model_paths(settings.model_path, settings.tasks)
+    missing = [path for path in paths if not os.path.exists(path)]
+    if missing:
+        raise ModelLoadError(f"cannot load model {missing[0]}: {missing_model_hint(missing[0])}")
+    try:
+        punctuator = Punctuator.load(paths, settings.vocab_path, engine=settings.engine, precision=settings.precision,
+                                     iteration_count=settings.iteration_count, batch_size=settings.batch_size,
+                                     max_len=settings.max_len, tasks=settings.tasks, device=settings.device,
+                                     existing=settings.existing, fragments=settings.fragments, **options)
+        for path, model in zip(model_folders(paths), punctuator.models):
+            if settings.special_tokens_fix not in (None, model.config.special_tokens_fix):
+                raise ValueError(f"--special_tokens_fix {settings.special_tokens_fix}, but {path} was trained with "
+                                 f"special_tokens_fix {model.config.special_tokens_fix} (leave the flag out)")
+    except (OSError, ValueError) as err:
+        raise ModelLoadError(f"cannot load model {' '.join(paths)}: {err}") from None
+    punctuator.decode_config = punctuator.decode_config.overridden(**{k: getattr(settings, k) for k in DECODING})
     return punctuator

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from gector_punct.prediction.punctuator import LinesJob, Punctuator
 
+OVERLAP_MODES = ("auto", "threads", "off")  # predict.py --overlap: auto = threads on a GPU, off on a CPU
 _DONE = object()
 
 
@@ -80,30 +81,31 @@ def _stage(source: Iterator, work, stop: threading.Event, threads: list[threadin
 
 
 def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]]) -> Iterator[list[str]]:
-    """Each chunk's restored lines, in order: ``punctuator.predict(chunk)``, overlapped (module docstring)."""
+    """Each chunk's restored lines, in order: ``punctuator.predict(chunk)``, overlapped (module docstring):
+    the steps of ``Punctuator.pass_steps``, each in a stage of its own."""
     if punctuator.iteration_count != 1:
         yield from map(punctuator.predict, chunks)
         return
+    tokenise, encode, decode = punctuator.pass_steps()
 
-    def read(lines: list[str]):
-        job = LinesJob(lines, punctuator.existing)
-        words = job.todo_words()
-        return job, words, punctuator.encode(words) if words else None
+    def on_lines(step) -> Callable[[LinesJob], LinesJob]:
+        """``step`` on a job that has lines to do (a chunk of empty lines has none), then the job."""
+        def run(job: LinesJob) -> LinesJob:
+            if job.todo:
+                step(job)
+            return job
+        return run
 
-    def encode(item):
-        job, words, windows = item
-        return job, words, punctuator.probabilities(words, windows=windows) if words else None
+    def read(lines: list[str]) -> LinesJob:
+        return on_lines(tokenise)(punctuator.start(lines))
 
-    def finish(item) -> list[str]:
-        job, words, probabilities = item
-        if words:
-            punctuator.apply_pass(job, probabilities)
-        return job.written()
+    def finish(job: LinesJob) -> list[str]:
+        return on_lines(decode)(job).written()
 
     stop, threads, completed = threading.Event(), [], False
     try:
-        for item in _stage(_stage(_stage(iter(chunks), read, stop, threads), encode, stop, threads), finish, stop,
-                           threads):
+        for item in _stage(_stage(_stage(iter(chunks), read, stop, threads), on_lines(encode), stop, threads),
+                           finish, stop, threads):
             if isinstance(item, _Failed):
                 raise item.error
             yield item

@@ -36,32 +36,23 @@ what it gains in speed and costs in F1.
 from __future__ import annotations
 
 import copy
-import os
+from collections.abc import Callable
 
 import numpy as np
 
 from gector_punct.audio.waves import AudioSpec
-from gector_punct.engines.choice import DEFAULT_ENGINE, cpu_device, load_taggers, runner_for, tagger_engine
+from gector_punct.engines.choice import cpu_device, load_taggers, runner_for, tagger_engine
 from gector_punct.text.case_forms import CaseForms
 from gector_punct.model.config import DecodeConfig, is_ensemble, model_folders, read_ensemble
 from gector_punct.model.windows import Window, WindowedBatcher
 from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
-from gector_punct.text.existing import MODES, prepare, prepare_spaced, strip_word
-from gector_punct.text.tags import MARK_CONTEXTS, Tag, ends_sentence, split_edges, written_forms
-from gector_punct.text.units import join_units, split_units, unit_spacing
-from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks, switch_states
+from gector_punct.prediction.settings import DEFAULTS
+from gector_punct.prediction.shipped import model_paths
+from gector_punct.text.existing import MODES, prepare_spaced, read_case, read_words
+from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
+from gector_punct.text.units import join_units
+from gector_punct.text.tasks import parse_tasks, switch_states
 from gector_punct.model.vocabulary import CASE_HEAD, HEADS
-
-MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "models")
-DEFAULT_MODEL = os.path.join(MODELS, "default_en")
-SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
-MULTILINGUAL_MODEL = os.path.join(MODELS, "multilingual")  # zh, fr, de, es, it and en
-
-
-def shipped_model(tasks: frozenset[str]) -> str:
-    """The shipped model folder that can do ``tasks`` (what ``predict.py`` runs without --model_path):
-    the switching model when ``disf`` is asked, else the default English model."""
-    return SWITCHING_MODEL if "disf" in tasks else DEFAULT_MODEL
 
 
 class Punctuator:
@@ -73,15 +64,16 @@ class Punctuator:
     ``skip_bad_audio``, ``case_forms``
     (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
     ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
-    recognisers emit them (``decoding.close_utterance``: its first word starts upper-case, its last word
+    recognisers emit them (``line_rules.close_utterance``: its first word starts upper-case, its last word
     ends a sentence with the mark the model likes best); with ``fragments=True`` lines are pieces of a
     stream cut anywhere, and nothing is forced at their edges (the reading of the dev sets' lines)."""
 
-    def __init__(self, models: list, decode: DecodeConfig | None = None, iteration_count: int = 1,
-                 batch_size: int = 32, max_len: int | None = None, tasks: frozenset[str] | str = DEFAULT_TASKS,
-                 device: str | None = None, quantize: bool = False, audio_cache: str | None = None,
-                 skip_bad_audio: bool = False, existing: str = "keep", case_forms: CaseForms | None = None,
-                 fragments: bool = False):
+    def __init__(self, models: list, decode: DecodeConfig | None = None,
+                 iteration_count: int = DEFAULTS.iteration_count, batch_size: int = DEFAULTS.batch_size,
+                 max_len: int | None = None, tasks: frozenset[str] | str = DEFAULTS.tasks, device: str | None = None,
+                 quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False,
+                 existing: str = DEFAULTS.existing, case_forms: CaseForms | None = None,
+                 fragments: bool = DEFAULTS.fragments):
         self.models, self.case_forms = models, case_forms
         self._set_reading(tasks, existing, fragments)
         self.decode_config = decode or models[0].config.decode
@@ -122,14 +114,18 @@ class Punctuator:
         return view
 
     @classmethod
-    def load(cls, paths: str | list[str] = DEFAULT_MODEL, vocab_path: str | None = None, engine: str = DEFAULT_ENGINE,
-             precision: str | None = None, threads: int | None = None, **options) -> Punctuator:
-        """Model folder(s) (default: the shipped English model) -> a predictor on ``engine`` (``onnx`` or
-        ``torch``; ``precision``: the onnx engine's, over each folder's own; ``threads``: the engine's
-        intra-op threads); ``options`` as for the constructor. An ensemble folder (``config.EnsembleConfig``)
-        stands for its members; when it comes first, its decoding defaults are the predictor's. The torch
-        engine loads encoders without transformers where it can (``encoders.plain_torch``: BERT, MPNet)."""
-        paths = [paths] if isinstance(paths, str) else list(paths)
+    def load(cls, paths: str | list[str] | None = None, vocab_path: str | None = None,
+             engine: str = DEFAULTS.engine, precision: str | None = None, threads: int | None = None,
+             **options) -> Punctuator:
+        """Model folder(s) or shipped model name(s) (``"switch_en"``, from any folder) -> a predictor on
+        ``engine`` (``onnx`` or ``torch``; ``precision``: the onnx engine's, over each folder's own;
+        ``threads``: the engine's intra-op threads); none: the shipped model that can do ``options["tasks"]``
+        (``shipped.model_paths``: ``default_en``, or ``switch_en`` for ``disf``). ``options`` as for the
+        constructor. An ensemble folder (``config.EnsembleConfig``) stands for its members; when it comes
+        first, its decoding defaults are the predictor's. The torch engine loads encoders without
+        transformers where it can (``plain_torch``: BERT, MPNet)."""
+        tasks = options.get("tasks", DEFAULTS.tasks)
+        paths = model_paths(paths, parse_tasks(tasks) if isinstance(tasks, str) else tasks)
         folders = model_folders(paths)
         light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers
         options.setdefault("case_forms", CaseForms.load(folders[0]))
@@ -138,20 +134,36 @@ class Punctuator:
         return cls(load_taggers(folders, vocab_path, engine, precision, threads, light), **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
-        if isinstance(lines, str):
-            raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
-        job = LinesJob(lines, self.existing)
+        job = self.start(lines, audio)
         for _ in range(self.iteration_count):
             if not job.todo:
                 break
-            todo_audio = [audio[i] for i in job.todo] if audio else None
-            self.apply_pass(job, self.probabilities(job.todo_words(), todo_audio))
+            for step in self.pass_steps():
+                step(job)
         return job.written()
 
-    def apply_pass(self, job: LinesJob, probabilities: Probabilities) -> None:
-        """One pass over ``job``'s lines still to do: their tags decoded from ``probabilities`` (of
-        ``job.todo_words()``), each line read as ``fragments`` says, and applied."""
-        job.apply(self.decode(job.todo_words(), probabilities, whole=not self.fragments))
+    def start(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> LinesJob:
+        """``predict``'s lines (and their audio), read as ``existing`` says, each line to do that has words."""
+        if isinstance(lines, str):
+            raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
+        return LinesJob(lines, self.existing, audio)
+
+    def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:
+        """One tagging pass over a job's lines to do, as steps run in this order: ``predict`` runs them one
+        after the other, ``pipeline.predict_chunks`` each in a thread of its own on consecutive chunks."""
+        return self.tokenise_step, self.encode_step, self.decode_step
+
+    def tokenise_step(self, job: LinesJob) -> None:
+        """The windows of the lines to do (``encode``)."""
+        job.windows = self.encode(job.todo_words())
+
+    def encode_step(self, job: LinesJob) -> None:
+        """Their probabilities (``probabilities``: the encoder and the heads)."""
+        job.probabilities = self.probabilities(job.todo_words(), job.todo_audio(), job.windows)
+
+    def decode_step(self, job: LinesJob) -> None:
+        """Their tags (``decode``), each line read as ``fragments`` says, applied to the words."""
+        job.apply(self.decode(job.todo_words(), job.probabilities, whole=not self.fragments))
 
     def restore_words(self, words: list[str]) -> list[str | None]:
         """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
@@ -162,17 +174,14 @@ class Punctuator:
         return words_written(units, forms)
 
     def read_units(self, words: list[str]) -> list[list[str]]:
-        """Each word's units (``units.split_units``: a Chinese word's characters), under ``existing="strip"``
-        without their marks and case, a unit of marks only left out (``existing.strip_word``)."""
-        units = [split_units(word) for word in words]
-        if self.existing == "strip":
-            return [[unit for unit in map(strip_word, word) if unit] for word in units]
-        return units
+        """Each word's units (``units.split_units``: a Chinese word's characters) as ``existing`` reads them
+        (``existing.read_words``: under ``strip`` without their marks and case, a unit of marks only left out)."""
+        return read_words(words, self.existing)
 
     def tagger_line(self, units: list[str]) -> list[str]:
         """A line's units (``read_units``) as the tagger reads them: under ``existing="keep"`` a line whose
-        case says nothing is lower-cased first (``existing.prepare``)."""
-        return prepare(units, "keep") if self.existing == "keep" else units
+        case says nothing is lower-cased first (``existing.read_case``)."""
+        return read_case(units, self.existing)
 
     def predict_tags(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
                      whole: bool = False, deletions: list[list[bool]] | None = None,
@@ -240,8 +249,8 @@ class Punctuator:
         """Tags of each line from ``probabilities()``, under ``decode`` (default: this predictor's), by the
         policy of ``decoding.decode_lines`` (deletion, punctuation, then case in the context of the word
         before; a word after a sentence end the tagger added starts upper-case) with this predictor's tasks
-        and case forms. ``whole``: each line is a whole utterance (``decoding.close_utterance``); ``opens``:
-        each line begins one (``decoding.open_utterance``).
+        and case forms. ``whole``: each line is a whole utterance (``line_rules.close_utterance``); ``opens``:
+        each line begins one (``line_rules.open_utterance``).
         ``deletions`` (per line, per word): which words go, given (an oracle's, for analysis) instead of
         decided, whatever the tasks. ``given`` (per line): the tags of its first words, decided earlier."""
         return decode_lines(word_lines, probabilities, self.names, self.tasks, decode or self.decode_config,
@@ -250,18 +259,24 @@ class Punctuator:
 
 class LinesJob:
     """Lines on their way through ``Punctuator.predict``: each line's words (``existing.prepare_spaced``)
-    and spacing, which lines still take a pass (``todo``: at first those with words), and the lines
+    and spacing, its audio (None: none), which lines still take a pass (``todo``: at first those with
+    words), what the steps of the pass in progress made (``windows``, ``probabilities``), and the lines
     written back. An empty or whitespace-only line is never tagged and comes back as it was."""
 
-    def __init__(self, lines: list[str], existing: str):
+    def __init__(self, lines: list[str], existing: str, audio: list | None = None):
         prepared = [prepare_spaced(line, existing) for line in lines]
-        self.lines = list(lines)
+        self.lines, self.audio = list(lines), audio
         self.words = [words for words, _ in prepared]
         self.spacings = [spacing for _, spacing in prepared]
         self.todo = [i for i, words in enumerate(self.words) if words]
+        self.windows: list[list[Window]] | None = None
+        self.probabilities: Probabilities | None = None
 
     def todo_words(self) -> list[list[str]]:
         return [self.words[i] for i in self.todo]
+
+    def todo_audio(self) -> list | None:
+        return [self.audio[i] for i in self.todo] if self.audio else None
 
     def apply(self, tags: list[list[Tag]]) -> None:
         """The ``todo`` lines' tags applied; ``todo`` becomes the lines they changed (looked at again)."""
@@ -272,7 +287,7 @@ class LinesJob:
                 kept = [k for k, form in enumerate(forms) if form is not None]
                 self.words[i], self.spacings[i] = [forms[k] for k in kept], [self.spacings[i][k] for k in kept]
                 changed.append(i)
-        self.todo = changed
+        self.todo, self.windows, self.probabilities = changed, None, None
 
     def written(self) -> list[str]:
         return [join_units(words, spacing) if words else line
@@ -296,18 +311,3 @@ def words_written(units: list[list[str]], forms: list[str | None]) -> list[str |
         out.append("".join(kept) if kept else None)
         start += len(word)
     return out
-
-
-def split_sentences(line: str) -> list[str]:
-    """Cut a restored line after every word whose trailing marks end a sentence."""
-    sentences, current, spacing = [], [], []
-    for word, space in zip(split_units(line), unit_spacing(line)):
-        current.append(word)
-        spacing.append(space)
-        if ends_sentence(split_edges(word)[2]):
-            sentences.append(join_units(current, spacing))
-            current, spacing = [], []
-    if current:
-        sentences.append(join_units(current, spacing))
-    return sentences
-

@@ -5,7 +5,7 @@ recogniser's newest words and returns, written out (marks, case), every word tha
 it; ``end() -> final words`` closes the utterance: the rest become final and the next utterance starts
 with no context. Unless the punctuator reads ``fragments``, an utterance is read as ``predict`` reads a
 whole line: its first word starts upper-case and ``end`` gives its last word a closing mark
-(``decoding.close_utterance``). A word is tagged per unit (``units.split_units``: a Chinese word's characters) and comes
+(``line_rules.close_utterance``). A word is tagged per unit (``units.split_units``: a Chinese word's characters) and comes
 back as one word (None never: a word that is deleted whole is left out). ``caption_text`` joins final
 words as the batch output joins them.
 
@@ -19,12 +19,17 @@ so a final word reads as the batch writes it in that context (full-width marks i
 word carried moved to its neighbours). With ``K`` = infinity an utterance is one window: exactly the words
 of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default). Each update encodes
 one bounded window, whatever the length of the history; an update that finalises nothing runs no model.
+
+``Captions(streamer)`` turns final words into caption text, the one loop ``predict.py --stream`` and the
+service's streams share: ``push(words)`` / ``finish()`` give the text that follows what was written on the
+utterance's line (``caption_text``), ``finish`` ending the utterance; ``open`` says whether it has words.
 """
 from __future__ import annotations
 
 from collections import deque
 
 from gector_punct.prediction.punctuator import Punctuator, words_written
+from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.text.tags import Tag, capitalise_sentence_starts, written_forms
 from gector_punct.text.units import join_units
 
@@ -32,7 +37,7 @@ Unit = tuple[str, Tag]  # a final unit, as the recogniser gave it (read by ``exi
 
 
 class StreamingPunctuator:
-    def __init__(self, punctuator: Punctuator, lookahead: int = 8, context_words: int = 50):
+    def __init__(self, punctuator: Punctuator, lookahead: int = DEFAULTS.lookahead, context_words: int = 50):
         if lookahead < 0 or context_words < 0:
             raise ValueError("lookahead and context_words must be >= 0")
         self.punctuator, self.lookahead = punctuator, lookahead
@@ -82,3 +87,31 @@ def caption_text(words: list[str], previous: str | None = None) -> str:
     if previous is None:
         return join_units(words, [False] + [True] * (len(words) - 1))
     return join_units([previous] + words, [False] + [True] * len(words))[len(previous):]
+
+
+class Captions:
+    """One stream's caption lines, an utterance per line: ``push(words)`` -> the text its final words add
+    to the current line ('' when none became final), ``finish()`` -> the text that ends the line (the
+    utterance's last words), after which a new utterance starts. ``open``: the current utterance has a
+    word written or pending (``finish`` then gives its line's end)."""
+
+    def __init__(self, streamer: StreamingPunctuator):
+        self.streamer = streamer
+        self.last: str | None = None  # the newest word written on the current line
+
+    @property
+    def open(self) -> bool:
+        return self.last is not None or bool(self.streamer.pending)
+
+    def push(self, words: list[str]) -> str:
+        return self._follow(self.streamer.push(words))
+
+    def finish(self) -> str:
+        text = self._follow(self.streamer.end())
+        self.last = None
+        return text
+
+    def _follow(self, final: list[str]) -> str:
+        text = caption_text(final, self.last) if final else ""
+        self.last = final[-1] if final else self.last
+        return text

@@ -39,7 +39,6 @@ class Subtitles:
 def _blocks(path: str) -> list[list[tuple[int, str]]]:
     blocks, current = [], []
     for number, line in read_lines(path):
-        line = line.lstrip("\ufeff") if number == 1 else line
         if line.strip():
             current.append((number, line.rstrip()))
         elif current:

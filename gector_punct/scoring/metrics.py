@@ -14,16 +14,11 @@ from dataclasses import dataclass
 
 from sklearn.metrics import precision_recall_fscore_support
 
+from gector_punct.scoring.iwslt import IWSLT_CLASSES, IWSLT_MAP, label_class, label_ends_sentence, read_tsv  # noqa: F401
 from gector_punct.text.files import InputError, read_all_lines
-from gector_punct.text.tags import ACRONYM_CORE, CAPITAL, KEEP, LOWER, UPPER, case_tag, ends_sentence, looks_cased, split_edges
-from gector_punct.scoring.iwslt import read_tsv
+from gector_punct.text.sentences import ends_sentence, undotted
+from gector_punct.text.tags import CAPITAL, KEEP, LOWER, UPPER, case_tag, looks_cased, split_edges
 from gector_punct.text.units import split_units
-
-# The IWSLT convention: ': - --' count as COMMA, '! ;' as PERIOD; full-width CJK marks fold the same way.
-IWSLT_MAP = {",": "COMMA", ".": "PERIOD", "?": "QUESTION", "!": "PERIOD", ";": "PERIOD", ":": "COMMA",
-             "-": "COMMA", "—": "COMMA", "–": "COMMA", "…": "PERIOD", "，": "COMMA", "、": "COMMA",
-             "。": "PERIOD", "？": "QUESTION", "！": "PERIOD", "；": "PERIOD", "：": "COMMA"}
-IWSLT_CLASSES = ("COMMA", "PERIOD", "QUESTION")
 
 
 def case_class(word: str) -> str:
@@ -51,6 +46,9 @@ def punct_class(marks: str, mapping: dict[str, str]) -> str:
 
 
 def labels_from_words(words: list[str], cased: bool, mapping: dict[str, str] = IWSLT_MAP) -> list[WordLabel]:
+    """Per written word, its label. Marks are scored as written (``Mr.`` has a PERIOD and a boundary after
+    it), not by ``sentences.ends_sentence_after``, whose rule asks the next word's case: a reference and a
+    restoration need not share it (an uncased reference), and they must be read alike."""
     out = []
     for word in words:
         trail = split_edges(word)[2]
@@ -62,8 +60,7 @@ def labels_from_words(words: list[str], cased: bool, mapping: dict[str, str] = I
 def _core(word: str) -> str:
     """What a reference word and its restored form share: the core, lower-case, a dotted acronym undotted
     (``U.S.`` and ``US`` are one word: ``$ACRONYM`` writes the dots)."""
-    core = split_edges(word)[1]
-    return (core.replace(".", "") if ACRONYM_CORE.match(core) else core).lower()
+    return undotted(split_edges(word)[1]).lower()
 
 
 def labels_from_files(reference: str, prediction: str, mapping: dict[str, str] = IWSLT_MAP,
@@ -80,7 +77,7 @@ def labels_from_files(reference: str, prediction: str, mapping: dict[str, str] =
                 raise InputError(f"{prediction}: word {k + 1} is {word!r} but {reference} has {token!r}")
         if len(pairs) != len(pred_words):
             raise InputError(f"{reference} has {len(pairs)} tokens, {prediction} {len(pred_words)} words")
-        ref = [WordLabel(label, None, label in ("PERIOD", "QUESTION", "EXCLAMATION")) for _, label in pairs]
+        ref = [WordLabel(label_class(label, mapping), None, label_ends_sentence(label)) for _, label in pairs]
         return ref, labels_from_words(pred_words, False, mapping)
     ref_lines = read_all_lines(reference)
     if len(ref_lines) != len(pred_lines):

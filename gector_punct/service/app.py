@@ -1,10 +1,14 @@
 """The restoration service as an ASGI app: ``Service(settings, punctuator).app`` (Starlette).
 
 Routes: ``GET /`` the page (``static/page.html``), ``GET /health`` (no token: ``{"status": "ok", "model":
-NAME}``), ``POST /v1/restore`` (``contract.read_restore`` -> ``{"lines": [...]}``: exactly the lines
-``predict.py`` writes for them, each request restored on its own in ``chunks.word_chunks`` groups, as
-``predict.py`` restores a file) and ``WebSocket /v1/stream`` (``streams.StreamSession``). Every model call
-goes through one ``ModelQueue``; a full queue answers 503 with ``Retry-After`` at once.
+NAME}``), ``POST /v1/restore`` (``contract.read_restore``, at most ``--max_words`` words (``limits``) ->
+``{"lines": [...]}``: exactly the lines ``predict.py --chunk_words N`` writes for them, each request
+restored on its own in ``chunks.word_chunks`` groups of ``--chunk_words``, each group one step of its job)
+and ``WebSocket /v1/stream`` (``streams.StreamSession``). No other path: ``/health/`` is a 404, never a
+redirect. Every model call goes through one ``ModelQueue`` (its workers: ``workers.start_workers``); a
+full queue answers 503 with ``Retry-After`` at once. ``admission`` refuses what comes beyond the
+connection bounds, or after SIGTERM. A request whose client leaves before its answer runs no further
+chunk (logged, status 499); a client that leaves in the middle of its body likewise.
 
 Every refusal is a one-line JSON ``{"error": ...}`` with a 4xx status (``contract.ClientError``); an
 unexpected exception is logged with its traceback and answered 500 in the same form, and the server stays
@@ -12,6 +16,7 @@ up. ``AccessLog`` writes one line per request: method, path, status, lines, mill
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
 import os
@@ -22,41 +27,56 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
-from gector_punct.prediction.chunks import DEFAULT_CHUNK_WORDS, word_chunks
+from gector_punct.prediction.chunks import word_chunks
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.shipped import model_paths
+from gector_punct.service.admission import Admission, Gate
 from gector_punct.service.contract import ClientError, Reading, RestoreRequest, read_restore
+from gector_punct.service.limits import check_words
 from gector_punct.service.model_queue import ModelQueue, QueueFull
 from gector_punct.service.replies import busy, error
 from gector_punct.service.settings import ServiceSettings
 from gector_punct.service.streams import StreamSessions
+from gector_punct.service.workers import WorkerError, start_workers
 
 log = logging.getLogger("gector_punct.service")
+CLIENT_LEFT = 499  # the status logged for a request whose client left before its answer (nginx's code)
+
+
+class ClientGone(Exception):
+    """The client closed its connection before its answer."""
 
 
 class Service:
     """The app and what it shares between requests: the settings, the loaded punctuator (one configured
-    view per ``Reading``, ``Punctuator.reading``), the model queue and the open streams."""
+    view per ``Reading``, ``Punctuator.reading``, to check what clients ask), the model queue and its
+    workers (more than one: processes loading their own model from ``settings``), the gate and the open
+    streams."""
 
     def __init__(self, settings: ServiceSettings, punctuator: Punctuator):
         self.settings, self.punctuator = settings, punctuator
-        self.model_name = ", ".join(os.path.basename(os.path.normpath(p)) for p in settings.model_path)
-        self.queue = ModelQueue(settings.queue_size)
+        self.model_name = ", ".join(os.path.basename(os.path.normpath(p))
+                                    for p in model_paths(settings.model_path, settings.tasks))
+        self.queue = ModelQueue(start_workers(settings, punctuator), settings.queue_size)
+        self.gate = Gate(settings)
         self.streams = StreamSessions(self)
         self._readers: dict[Reading, Punctuator] = {}
         self.page = resources.files(__package__).joinpath("static", "page.html").read_text(encoding="utf-8")
-        middleware = [Middleware(AccessLog)]
+        middleware = [Middleware(AccessLog), Middleware(Admission, gate=self.gate)]
         if settings.allow_origin:
             middleware.append(Middleware(CORSMiddleware, allow_origins=settings.allow_origin,
                                          allow_methods=["GET", "POST"], allow_headers=["Authorization", "Content-Type"]))
-        self.app = Starlette(routes=[Route("/", self.page_route), Route("/health", self.health),
-                                     Route("/v1/restore", self.restore, methods=["POST"]),
-                                     WebSocketRoute("/v1/stream", self.streams.serve)],
-                             middleware=middleware,
-                             exception_handlers={HTTPException: self.http_error, Exception: self.crash})
+        app = Starlette(routes=[Route("/", self.page_route), Route("/health", self.health),
+                                Route("/v1/restore", self.restore, methods=["POST"]),
+                                WebSocketRoute("/v1/stream", self.streams.serve)],
+                        middleware=middleware,
+                        exception_handlers={HTTPException: self.http_error, Exception: self.crash})
+        app.router.redirect_slashes = False  # a redirect would be built from the request's Host header
+        self.app = AnsweredOnce(app)
 
     def reader(self, reading: Reading) -> Punctuator:
         """The punctuator reading lines as ``reading`` says (422 when the model cannot, e.g. disf)."""
@@ -92,13 +112,21 @@ class Service:
         try:
             job = read_restore(await self.read_body(request), self.settings.max_lines)
             request.state.lines = len(job.lines)
-            reader = self.reader(job.reading)
-            lines = await self.queue.run(restore_lines, reader, job)
+            check_words(job.lines, self.settings.max_words, "max_words", "one request")
+            self.reader(job.reading)  # 422 before any model work when the model cannot read so
+            self.queue.check_room()  # a 503 costs no task
+            chunks = await unless_client_leaves(request, self.queue.run(restore_steps(job, self.settings.chunk_words)))
         except ClientError as err:
             return error(err.status, err.message)
         except QueueFull as err:
             return busy(str(err))
-        return JSONResponse({"lines": lines})
+        except ClientGone as gone:
+            log.info("%s %s: %s", request.method, request.url.path, gone)
+            return Response(status_code=CLIENT_LEFT)  # for the log: no one reads it
+        except WorkerError as err:  # logged where it happened
+            log.error("%s %s: %s", request.method, request.url.path, err)
+            return error(500, "internal error (logged by the server)")
+        return JSONResponse({"lines": [line for chunk in chunks for line in chunk]})
 
     async def read_body(self, request: Request) -> bytes:
         """The body, refused with 413 as soon as it is known to exceed the limit (Content-Length, else as
@@ -108,11 +136,14 @@ class Service:
         if length is not None and (not length.isdigit() or int(length) > limit):
             raise ClientError(413 if length.isdigit() else 400, f"a body of at most {limit} bytes, not {length}")
         chunks, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise ClientError(413, f"a body of at most {limit} bytes")
-            chunks.append(chunk)
+        try:
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise ClientError(413, f"a body of at most {limit} bytes")
+                chunks.append(chunk)
+        except ClientDisconnect:
+            raise ClientGone(f"the client left in the middle of its body, after {size} bytes") from None
         return b"".join(chunks)
 
     async def http_error(self, request: Request, err: HTTPException) -> Response:
@@ -123,9 +154,54 @@ class Service:
         return error(500, "internal error (logged by the server)")
 
 
-def restore_lines(punctuator: Punctuator, job: RestoreRequest) -> list[str]:
-    """The model job of one restore request: its lines in ``predict.py``'s groups."""
-    return [line for chunk, _ in word_chunks(job.lines, DEFAULT_CHUNK_WORDS) for line in punctuator.predict(chunk)]
+def restore_steps(job: RestoreRequest, chunk_words: int):
+    """The model steps of a restore request: its lines in ``predict.py --chunk_words``'s groups."""
+    for chunk, _ in word_chunks(job.lines, chunk_words):
+        yield "restore", (job.reading, chunk)
+
+
+async def unless_client_leaves(request: Request, work):
+    """``work``'s result, or ClientGone (``work`` cancelled) as soon as the client closes its connection."""
+    task, left = asyncio.ensure_future(work), asyncio.ensure_future(disconnected(request))
+    try:
+        await asyncio.wait({task, left}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    finally:
+        left.cancel()
+    if not task.done():
+        task.cancel()
+        raise ClientGone("the client left before its answer; the rest of its work was dropped")
+    return task.result()
+
+
+async def disconnected(request: Request) -> None:
+    """Returns once the client has gone (its body already read: the server's next message is the disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+class AnsweredOnce:
+    """ASGI wrapper: an HTTP exception that Starlette has answered (500, logged by ``Service.crash``) goes no
+    further; uvicorn would log its traceback a second time."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        answered = False
+
+        async def tracked(message):
+            nonlocal answered
+            answered = answered or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            if scope["type"] != "http" or not answered:
+                raise
 
 
 class AccessLog:

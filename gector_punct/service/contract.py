@@ -8,16 +8,21 @@ with the same defaults. A line holds no line break (``predict.py`` would read tw
 413. ``/v1/stream`` query: ``lookahead`` (default 8, as ``predict.py --lookahead``), ``tasks``,
 ``existing``, ``fragments`` (``true``/``false``). A stream message: ``{"words": "new words"}``,
 ``{"end": true}`` or, first and only without an Authorization header, ``{"token": "..."}``.
+
+JSON is read strictly: whatever ``json`` cannot turn into values (nesting too deep for it, an integer of
+thousands of digits, ``NaN``, a key given twice, bad syntax) is a 400 with a one-line reason; a boolean
+of a body is a JSON ``true`` / ``false``, never a string (only a query's ``fragments`` is text).
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 
+from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.text.existing import MODES
 from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
 
-DEFAULT_LOOKAHEAD = 8  # predict.py's --lookahead
+DEFAULT_LOOKAHEAD = DEFAULTS.lookahead  # predict.py's --lookahead
 
 
 class ClientError(Exception):
@@ -55,9 +60,24 @@ def read_json(raw: bytes) -> object:
     except UnicodeDecodeError as err:
         raise ClientError(400, f"the body is not valid UTF-8 ({err.reason} at byte {err.start})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:
         raise ClientError(400, f"not JSON: {err.msg} at character {err.pos}") from None
+    except RecursionError:
+        raise ClientError(400, "not JSON this service reads: nested too deeply") from None
+    except ValueError as err:  # an integer longer than int() converts
+        raise ClientError(400, f"not JSON this service reads: {str(err).splitlines()[0]}") from None
+
+
+def _no_constant(name: str) -> object:
+    raise ClientError(400, f"not JSON: {name} is not a JSON value")
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    fields = dict(pairs)
+    if len(fields) != len(pairs):
+        raise ClientError(400, "not JSON this service reads: an object names a key twice")
+    return fields
 
 
 def check_text(text: object, what: str) -> str:
@@ -71,13 +91,18 @@ def check_text(text: object, what: str) -> str:
     return text
 
 
+def kind_of(value: object) -> str:
+    """What a JSON value (or a query's text) is, in a message: 'the string "yes"', 'a list' ..."""
+    if isinstance(value, str):
+        return f"the string {json.dumps(value[:40])}"
+    return {type(None): "null", list: "a list", dict: "an object"}.get(type(value), "a number")
+
+
 def read_reading(fields: dict[str, object]) -> Reading:
-    """``tasks`` / ``existing`` / ``fragments`` of a body (JSON values) or a query (strings): 422 when bad."""
+    """``tasks`` / ``existing`` / ``fragments`` (a JSON boolean) of a body or a query: 422 when bad."""
     tasks = check_text(fields.get("tasks", format_tasks(DEFAULT_TASKS)), "tasks")
     existing = check_text(fields.get("existing", "keep"), "existing")
     fragments = fields.get("fragments", False)
-    if fragments in ("true", "false"):
-        fragments = fragments == "true"
     try:
         task_set = parse_tasks(tasks)
     except ValueError as err:
@@ -85,7 +110,7 @@ def read_reading(fields: dict[str, object]) -> Reading:
     if existing not in MODES:
         raise ClientError(422, f"unknown existing mode {existing!r} (one of {', '.join(MODES)})")
     if not isinstance(fragments, bool):
-        raise ClientError(422, f"fragments must be true or false, not {fragments!r}")
+        raise ClientError(422, f"fragments must be true or false (a JSON boolean), not {kind_of(fragments)}")
     return Reading(task_set, existing, fragments)
 
 
@@ -116,7 +141,10 @@ def read_stream_query(query: dict[str, str], max_lookahead: int) -> StreamReques
     text = query.get("lookahead", str(DEFAULT_LOOKAHEAD))
     if not text.isascii() or not text.isdigit() or int(text) > max_lookahead:
         raise ClientError(422, f"lookahead must be a whole number from 0 to {max_lookahead}, not {text!r}")
-    return StreamRequest(int(text), read_reading(query))
+    fields: dict[str, object] = dict(query)
+    if "fragments" in query:  # a query's values are text
+        fields["fragments"] = {"true": True, "false": False}.get(query["fragments"], query["fragments"])
+    return StreamRequest(int(text), read_reading(fields))
 
 
 def read_stream_message(text: str) -> tuple[str, object]:

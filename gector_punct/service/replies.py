@@ -11,7 +11,8 @@ def error(status: int, message: str, headers: dict[str, str] | None = None) -> J
     return JSONResponse({"error": " ".join(str(message).split())}, status_code=status, headers=headers)
 
 
-def busy(reason: str) -> JSONResponse:
-    """503 with ``Retry-After``: the model queue is full, or the server is shutting down."""
-    return error(503, f"busy: {reason}; retry after {RETRY_AFTER_SECONDS} s",
-                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+def busy(reason: str, close: bool = False) -> JSONResponse:
+    """503 with ``Retry-After``: the model queue is full, or the server is shutting down (``close``: the
+    connection is closed after it)."""
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} | ({"Connection": "close"} if close else {})
+    return error(503, f"busy: {reason}; retry after {RETRY_AFTER_SECONDS} s", headers=headers)

@@ -1,12 +1,15 @@
 """``serve(settings, punctuator)``: the service on uvicorn until SIGTERM or Ctrl-C.
 
-On SIGTERM uvicorn stops accepting connections and waits for the requests in flight; before that,
-``GracefulServer`` lets every open stream end its utterance (``StreamSessions.drain``: the rest of its
-words, ``"end": true``, close 1001). The model worker stops once the server has.
+On SIGTERM, ``GracefulServer`` first closes the gate (``admission``: every new request, connection or
+stream gets 503) while it still listens, lets every open stream end its utterance
+(``StreamSessions.drain``: the rest of its words, ``"end": true``, close 1001) and waits for the requests
+in flight, all within ``--shutdown_seconds``; then uvicorn stops listening and closes what is left. The
+model workers stop once the server has.
 """
 from __future__ import annotations
 
 import logging
+import time
 
 import uvicorn
 
@@ -23,7 +26,12 @@ class GracefulServer(uvicorn.Server):
         self.service = service
 
     async def shutdown(self, sockets=None) -> None:
-        await self.service.streams.drain(self.service.settings.shutdown_seconds)
+        start, seconds = time.monotonic(), self.service.settings.shutdown_seconds
+        self.service.gate.close()
+        await self.service.streams.drain(seconds)
+        if not await self.service.gate.idle(max(0.0, seconds - (time.monotonic() - start))):
+            log.error("%d request(s) and stream(s) still in flight after %.0f s of shutdown",
+                      self.service.gate.in_flight, seconds)
         await super().shutdown(sockets)
 
 
@@ -33,9 +41,9 @@ def serve(settings: ServiceSettings, punctuator: Punctuator) -> None:
     service = Service(settings, punctuator)
     config = uvicorn.Config(service.app, host=settings.host, port=settings.port, access_log=False,
                             lifespan="off", ws_max_size=settings.max_body_bytes,
-                            timeout_graceful_shutdown=int(settings.shutdown_seconds) or 1, log_level="warning")
+                            timeout_graceful_shutdown=1, log_level="warning")
     log.info("serving %s on http://%s:%d/", service.model_name, settings.host, settings.port)
     try:
         GracefulServer(config, service).run()
     finally:
-        service.queue.close(settings.shutdown_seconds)
+        service.queue.close()

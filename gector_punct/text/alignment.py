@@ -11,14 +11,12 @@ They raise ``AlignmentError`` where the words do not correspond.
 """
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
-from gector_punct.text.units import OPENING, SENTENCE_END, ends_sentence, narrow_marks, split_edges, split_units, starts_lower
+from gector_punct.text.sentences import SENTENCE_END, ends_sentence, ends_sentence_after, undotted
+from gector_punct.text.units import OPENING, narrow_marks, split_edges, split_units, starts_lower
 
 STRAIGHT_QUOTES = set("\"'")
-# A dotted acronym's core (the last period is a trailing mark): U.S, a.m, N.A.S.A
-ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")
 Target = tuple[str, str, str]  # a target word: (prepend, core, append)
 
 
@@ -43,8 +41,9 @@ def word_edit(word: str, target: Target) -> WordEdit | None:
     letters the target dots (``us`` -> ``U.S.``) is an acronym."""
     lead, core, trail = target
     lead, trail = narrow_marks(lead), narrow_marks(trail)
-    if ACRONYM_CORE.match(core) and core.replace(".", "").lower() == word.lower():
-        return WordEdit(lead, trail.removeprefix("."), True, word, core.replace(".", ""))
+    letters = undotted(core)
+    if letters != core and letters.lower() == word.lower():  # a dotted acronym: its letters, dotted
+        return WordEdit(lead, trail.removeprefix("."), True, word, letters)
     src_lead, src_core, src_trail = split_edges(word)
     src_lead, src_trail = narrow_marks(src_lead), narrow_marks(src_trail)
     if src_core.lower() != core.lower() or len(src_core) != len(core):
@@ -104,14 +103,14 @@ def resolve_deletions(words: list[str], deleted: list[bool]) -> list[str]:
             capital = capital or (at_start and any(ch.isalpha() for ch in core) and not starts_lower(core))
             if prev is not None:
                 out[prev] = _handed_back(out[prev], trail)
-            at_start = at_start or ends_sentence(trail)
+            at_start = at_start or ends_sentence_after(word)
             continue
         word = lead + word
         if capital and starts_lower(word):
             k = next(j for j, ch in enumerate(word) if ch.isalpha())
             word = word[:k] + word[k].upper() + word[k + 1:]
         out[i], lead, capital, prev = word, "", False, i
-        at_start = ends_sentence(split_edges(word)[2])
+        at_start = ends_sentence_after(word)
     return out
 
 
@@ -144,7 +143,7 @@ def left_out(source_words: list[str], targets: list[Target]) -> list[bool]:
         by_letters.setdefault(split_edges(word)[1].lower(), []).append(i)
     reach: list[list[int]] = []
     for j, target in enumerate(targets):
-        keys = {target[1].lower(), target[1].replace(".", "").lower()}  # the latter: an acronym's letters
+        keys = {target[1].lower(), undotted(target[1]).lower()}  # the latter: an acronym's letters
         before = reach[-1] if j else [-1]  # -1: the line's start
         reach.append(sorted(i for key in keys for i in by_letters.get(key, ()) if any(
             p < i and _neighbours_fit(source_words, p, i, targets, j) for p in reversed(before))))

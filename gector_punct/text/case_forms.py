@@ -9,7 +9,8 @@ In: target lines of cased text (``CaseForms.count``). Out: ``case_forms.tsv.gz``
 folder, one line per word: ``form<TAB>share``, where ``form`` is the word's commonest written form away
 from a sentence start among those that are not lower-case (``Capitalised`` when it never is; its lower-case
 is the word), and ``share`` (0-100) how often it is not lower-case there. Only positions that are not a
-sentence start count: a capital there says nothing about the word.
+sentence start count (``sentences.ends_sentence_after``: after ``Mr.`` none starts): a capital there says
+nothing about the word.
 
 Rule (``apply``), for each word that arrives all lower-case and that the tags write with any capital:
 inside a sentence it becomes ``form``; at a sentence start it becomes ``form`` when the word is mostly
@@ -31,7 +32,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 
 from gector_punct.text.files import atomic_write
-from gector_punct.text.tags import KEEP, LOWER, Tag, capitalize, case_tag, ends_sentence, split_edges, split_units
+from gector_punct.text.sentences import ends_sentence_after
+from gector_punct.text.tags import KEEP, LOWER, Tag, capitalize, case_tag, split_edges, split_units
 
 FILE_NAME = "case_forms.tsv.gz"  # gzipped: shipped model folders stay under 10 MiB
 NAME_SHARE = 50  # at or above: the form is the word's own (a name), also at a sentence start
@@ -59,12 +61,12 @@ class CaseForms:
         for line in lines:
             if line.upper() == line:  # a shouted or headline line says nothing about case
                 continue
-            previous = None  # the trailing marks of the unit before (None: the line's first unit)
+            previous = None  # the unit before (None: the line's first unit)
             for unit in split_units(line):
-                _, core, trail = split_edges(unit)
-                if previous is not None and not ends_sentence(previous) and _is_word(core):
+                core = split_edges(unit)[1]
+                if previous is not None and not ends_sentence_after(previous, unit) and _is_word(core):
                     seen[core.lower()][core] += 1
-                previous = trail
+                previous = unit
         forms = {}
         for key, counts in seen.items():
             total = sum(counts.values())
@@ -82,13 +84,14 @@ class CaseForms:
                 continue
             core = split_edges(word)[1]
             known = self.forms.get(core)  # only an all-lower-case word is a key
-            _, written, trail = split_edges(tag.apply(word))
+            as_tagged = tag.apply(word)
+            written = split_edges(as_tagged)[1]
             always = known is not None and known.share >= ALWAYS_SHARE and tag.case in (KEEP, LOWER)
             if known is not None and not tag.acronym and (written != written.lower() or always):
                 form = known.form if not at_start or known.share >= NAME_SHARE else capitalize(core)
                 form = form if not at_start or _brand_case(form) else form[:1].upper() + form[1:]
                 out[k] = replace(tag, case=case_tag(core, form))
-            at_start = ends_sentence(trail)
+            at_start = ends_sentence_after(as_tagged)  # as the capitals were decided (the next word not asked)
         return out
 
     def save(self, folder: str) -> None:

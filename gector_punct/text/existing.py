@@ -6,7 +6,9 @@ word with an upper-case letter keeps its case. A line whose case says nothing, A
 three or more words, is lower-cased first and cased by the model (its marks stay).
 
 ``strip``: edge marks and case are removed first (Whisper-style output whose punctuation is to be redone),
-then everything is restored afresh; a token of marks only vanishes.
+then everything is restored afresh; a token of marks only vanishes. ``read_units`` is where either mode
+reads a unit, for lines, word lists and streams alike; a byte-order mark opening a line or a stream is no
+word (``files.without_bom``).
 
 In both modes some words are never changed inside or in case (``word_kind``): numbers, decimals, times
 (``3.5``, ``10:30``, ``1,000``, ``1990s``), URLs and e-mail addresses; the lower-case abbreviations of
@@ -14,15 +16,18 @@ In both modes some words are never changed inside or in case (``word_kind``): nu
 and are written upper-case (``U.S.``); a
 word with no letter or digit (an emoji, ``&``) takes no edit at all. Double quotes the model adds come in
 pairs within a line: one it opens without closing (or closes without opening) is dropped; quotes already
-in the input count for the pairing and are never dropped. ``prepare`` applies the mode to a line's words
-before tagging; ``constrain_line`` limits the predicted tags to what the words allow.
+in the input count for the pairing and are never dropped. ``prepare`` / ``prepare_spaced`` (a line) and
+``read_words`` + ``read_case`` (a stream's words) apply the mode before tagging; ``constrain_line`` limits
+the predicted tags to what the words allow.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
-from gector_punct.text.tags import CAPITAL, KEEP, LOWER_ABBREVIATIONS, UPPER, Tag, split_edges
+from gector_punct.text.files import without_bom
+from gector_punct.text.sentences import LOWER_ABBREVIATIONS, is_dotted_acronym
+from gector_punct.text.tags import CAPITAL, KEEP, UPPER, Tag, split_edges
 from gector_punct.text.units import split_units, unit_spacing
 
 MODES = ("keep", "strip")
@@ -30,7 +35,6 @@ _URL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*://\S+|www\.[^\s.]+\.\S+|[\w-]+(?:\
                   r"\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|biz|ai|dev|app)(?:/\S*)?)$")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _NUMBER = re.compile(r"(?i)^[+-]?\d+(?:[.,:/]\d+)*(?:%|s|st|nd|rd|th)?$")
-_DOTTED = re.compile(r"^(?:[^\W\d_]\.){2,}$")  # u.s. e.g. a.m.
 QUOTE_PAIRS = {'"': '"', "“": "”", "«": "»", "„": "“"}
 _QUOTE_MARKS = set(QUOTE_PAIRS) | set(QUOTE_PAIRS.values())
 _OPENING_EDGE, _CLOSING_EDGE = "([{\"'«“‘¿¡", ")]}\"'»”’.,;:!?…"
@@ -42,7 +46,7 @@ def word_kind(word: str) -> str:
     if not any(ch.isalnum() for ch in word):
         return "symbols"
     abbreviation = _abbreviation_form(word)
-    if abbreviation in LOWER_ABBREVIATIONS or _DOTTED.match(abbreviation):
+    if abbreviation in LOWER_ABBREVIATIONS or is_dotted_acronym(abbreviation):
         return "abbreviation"
     bare = word.lstrip(_OPENING_EDGE).rstrip(_CLOSING_EDGE)
     if _EMAIL.match(bare):
@@ -81,27 +85,48 @@ def strip_word(word: str) -> str:
     return split_edges(word)[1].lower()
 
 
-def prepare_spaced(line: str, mode: str) -> tuple[list[str], list[bool]]:
-    """A line's units (``units.split_units``) as the tagger should read them under ``mode``, and whether
-    a space precedes each in the line (``units.unit_spacing``)."""
-    line = line.lstrip("\ufeff")  # a byte-order mark opening a line is no word (the first word still takes its capital)
-    units, spacing = split_units(line), unit_spacing(line)
+def read_units(units: list[str], mode: str) -> list[str]:
+    """Each unit as the tagger reads it under ``mode``: as it is (``keep``), or without its edge marks and
+    case (``strip``, ``strip_word``), ``""`` where it vanishes (a unit of marks only). The one home of
+    ``strip``: lines (``prepare_spaced``), word lists (``prepare``) and streams (``read_words``) all read
+    their units here."""
     if mode == "strip":
-        stripped = [strip_word(unit) for unit in units]
-        kept = [i for i, unit in enumerate(stripped) if unit]
-        return [stripped[i] for i in kept], [spacing[i] for i in kept]
-    return prepare(units, mode), spacing
+        return [strip_word(unit) for unit in units]
+    if mode != "keep":
+        raise ValueError(f"unknown --existing mode {mode!r} (one of {', '.join(MODES)})")
+    return list(units)
+
+
+def read_case(words: list[str], mode: str) -> list[str]:
+    """Words already read (``read_units``) as the tagger takes them: under ``keep`` a line whose case says
+    nothing (``caseless_line``) is lower-cased, URLs and addresses apart; under ``strip`` they are so already."""
+    if mode == "keep" and caseless_line(words):
+        return [w if word_kind(w) in ("url", "email") else w.lower() for w in words]
+    return list(words)
 
 
 def prepare(words: list[str], mode: str) -> list[str]:
     """A line's words as the tagger should read them under ``mode``."""
-    if mode == "strip":
-        return [w for w in (strip_word(word) for word in words) if w]
-    if mode != "keep":
-        raise ValueError(f"unknown --existing mode {mode!r} (one of {', '.join(MODES)})")
-    if caseless_line(words):
-        return [w if word_kind(w) in ("url", "email") else w.lower() for w in words]
-    return list(words)
+    return read_case([w for w in read_units(words, mode) if w], mode)
+
+
+def prepare_spaced(line: str, mode: str) -> tuple[list[str], list[bool]]:
+    """A line's units (``units.split_units``) as the tagger should read them under ``mode``, and whether
+    a space precedes each in the line (``units.unit_spacing``). A byte-order mark opening the line is no
+    word (``files.without_bom``; the first word still takes its capital)."""
+    line = without_bom(line)
+    units, spacing = split_units(line), unit_spacing(line)
+    read = read_units(units, mode)
+    kept = [i for i, unit in enumerate(read) if unit]
+    return read_case([read[i] for i in kept], mode), [spacing[i] for i in kept]
+
+
+def read_words(words: list[str], mode: str) -> list[list[str]]:
+    """One stream's words (a transcript's, a subtitle file's, a live stream's chunk) -> each word's units
+    (a Chinese word's characters) as ``read_units`` reads them, a vanishing unit left out; a byte-order mark
+    opening the first word is dropped, as a line's is. ``read_case`` then applies to a line of such units."""
+    words = [without_bom(words[0]), *words[1:]] if words else []
+    return [[unit for unit in read_units(split_units(word), mode) if unit] for word in words]
 
 
 def constrain(word: str, tag: Tag) -> Tag:
@@ -129,13 +154,13 @@ def constrain(word: str, tag: Tag) -> Tag:
 
 def constrain_line(words: list[str], tags: list[Tag]) -> list[Tag]:
     """``constrain`` for every word, then the line's added double quotes paired."""
-    tags = [constrain(w, t) for w, t in zip(words, tags)]
-    if any(ch in _QUOTE_MARKS for t in tags for ch in t.prepend + t.append):
-        tags = _pair_added_quotes(words, tags)
-    return tags
+    return pair_added_quotes(words, [constrain(w, t) for w, t in zip(words, tags)])
 
 
-def _pair_added_quotes(words: list[str], tags: list[Tag]) -> list[Tag]:
+def pair_added_quotes(words: list[str], tags: list[Tag]) -> list[Tag]:
+    """The tags (each ``constrain``-ed) with a double quote they add and do not pair within the line dropped."""
+    if _QUOTE_MARKS.isdisjoint("".join(t.prepend + t.append for t in tags)):
+        return tags
     opened: list[tuple[int, str, bool]] = []  # (word, closing mark expected, added by the model)
     drop_prepend, drop_append = set(), set()
     for i, (word, tag) in enumerate(zip(words, tags)):

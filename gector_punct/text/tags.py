@@ -27,7 +27,7 @@ Directions:
   ``apply_tags(source_words, tags) -> str``               (tags -> text; the exact inverse)
 The words are ``units.split_units`` units: in Chinese or Japanese every character is one, so a mark can
 follow any character. Labels are script-neutral (``，`` and ``,`` are one label); the line's script picks
-how a mark is written (``units.render_marks``: full-width where most units are continuous-script).
+how a mark is written (``render_marks``: full-width where most units are continuous-script).
 Normalisation: ``apply_tags`` writes marks attached to their word and words separated by one space (none
 between Chinese characters), so the round trip holds modulo the spacing around punctuation (``York , USA``
 comes back as ``York, USA``) and the width of marks.
@@ -37,12 +37,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-# Facts about marks of every script live in units.py, how target words stand to source words in alignment.py;
-# tags re-exports those its users import from here.
-from gector_punct.text.alignment import (ACRONYM_CORE, PAUSE_MARKS, AlignmentError, Target, fits, left_out, mismatch,  # noqa: F401
-                        resolve_deletions, target_words, word_edit)
-from gector_punct.text.units import (OPENING, SENTENCE_END, ends_sentence, join_units, narrow_marks, render_marks,  # noqa: F401
-                    split_edges, split_units, starts_lower)
+# Facts about marks of every script live in units.py, what ends a sentence in sentences.py, how target words
+# stand to source words in alignment.py; tags re-exports those its users import from here.
+from gector_punct.text.alignment import (PAUSE_MARKS, AlignmentError, Target, fits, left_out, mismatch,  # noqa: F401
+                                         resolve_deletions, target_words, word_edit)
+from gector_punct.text.sentences import (ACRONYM_CORE, SENTENCE_END, ends_sentence, ends_sentence_after,  # noqa: F401
+                                         own_period, undotted)
+from gector_punct.text.units import (OPENING, TO_ASCII, TO_WIDE, is_wide, join_units, narrow_marks,  # noqa: F401
+                                     split_edges, split_units, starts_lower)
 
 KEEP = "$KEEP"
 DELETE = "$DELETE"
@@ -59,7 +61,7 @@ def make_source(target_line: str) -> str:
     """ASR-like source of a restored line: lower-case, marks at word edges removed (inner ' and - kept),
     dotted acronyms spelled as one word (``U.S.`` -> ``us``), no spaces between Chinese characters."""
     cores = (split_edges(unit)[1] for unit in split_units(target_line))
-    return join_units([(core.replace(".", "") if ACRONYM_CORE.match(core) else core).lower() for core in cores if core])
+    return join_units([undotted(core).lower() for core in cores if core])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,11 +196,6 @@ def apply_tags(source_words: list[str], tags: list[Tag], spacing: list[bool] | N
     return join_units([forms[i] for i in kept], None if spacing is None else [spacing[i] for i in kept])
 
 
-def written_words(source_words: list[str], tags: list[Tag]) -> list[str]:
-    """The tagged words as written, deleted ones left out."""
-    return [w for w in written_forms(source_words, tags) if w is not None]
-
-
 def written_forms(source_words: list[str], tags: list[Tag]) -> list[str | None]:
     """Word for word, each word as written, or None where it is deleted. What a deleted word carried (its
     marks, its case after its tag) moves first, as ``resolve_deletions`` says; the kept words' tags apply
@@ -209,6 +206,22 @@ def written_forms(source_words: list[str], tags: list[Tag]) -> list[str | None]:
     carried = [tag.apply(w) if gone else w for w, tag, gone in zip(source_words, tags, deleted)]
     forms = [None if gone else tag.apply(w) for w, tag, gone in zip(resolve_deletions(carried, deleted), tags, deleted)]
     return render_marks(forms, source_words)
+
+
+def render_marks(forms: list[str | None], units: list[str]) -> list[str | None]:
+    """The written units with each edge mark in the form the line's script takes (``units.is_wide``); inner
+    characters and a word's own period (``sentences.own_period``: ``U.S.A.``) stay as they are. None (a
+    deleted unit) stays None."""
+    table = TO_WIDE if is_wide(units) else TO_ASCII
+    out: list[str | None] = []
+    for form in forms:
+        if form is None:
+            out.append(None)
+            continue
+        lead, core, trail = split_edges(form)
+        own = 1 if own_period(core, trail) else 0
+        out.append(lead.translate(table) + core + trail[:own] + trail[own:].translate(table))
+    return out
 
 
 def tags_from_pair(source_words: list[str], target_line: str, cased: bool = True,
@@ -294,7 +307,9 @@ def mark_context(written_word: str) -> int:
     """The context a written word gives the next one: ``end`` after . ? ! (also inside ``."`` or ``?)``),
     ``pause`` after any other trailing mark, ``none`` after a bare word. A dotted acronym's own last period
     is part of the word, not a mark (``U.S.`` gives ``none``, ``U.S.,`` ``pause``): the training targets
-    write a sentence-final ``U.S.`` with that one period too, and most acronyms stand inside a sentence."""
+    write a sentence-final ``U.S.`` with that one period too, and most acronyms stand inside a sentence.
+    A listed abbreviation's period (``Mr.``, ``etc.``) counts as a mark here, unlike in
+    ``sentences.ends_sentence_after``: the shipped models' case heads were trained on these contexts."""
     _, core, trail = split_edges(written_word)
     if trail.startswith(".") and ACRONYM_CORE.match(core):
         trail = trail[1:]
@@ -304,10 +319,10 @@ def mark_context(written_word: str) -> int:
 
 
 def capitalise_sentence_starts(words: list[str], tags: list[Tag]) -> list[Tag]:
-    """The tags with one guarantee added: the word after a sentence end (. ? ! that a tag appends or that the
-    input already has) starts upper-case. Deleted words and words without a letter or digit (an emoji, a
-    symbol) are passed over; a dotted acronym's own period (``U.S.``, ``u.s.``) and a listed lower-case
-    abbreviation (``e.g.``, ``etc.``) end no sentence."""
+    """The tags with one guarantee added: the word after a sentence end (``sentences.ends_sentence_after``
+    with the next word not known: . ? ! that a tag appends or that the input already has, not the own
+    period of ``U.S.``, ``Mr.`` or ``e.g.``) starts upper-case. Deleted words and words without a letter or
+    digit (an emoji, a symbol) are passed over."""
     out, after_end = list(tags), False
     for k, (word, tag) in enumerate(zip(words, tags)):
         if tag.deletes or not any(ch.isalnum() for ch in word):
@@ -315,17 +330,8 @@ def capitalise_sentence_starts(words: list[str], tags: list[Tag]) -> list[Tag]:
         written = tag.apply(word)
         if after_end and starts_lower(written):
             out[k] = replace(tag, case=CAPITAL)
-        after_end = mark_context(written) == END_CONTEXT and not _own_period(written)
+        after_end = ends_sentence_after(written)
     return out
-
-
-def _own_period(written_word: str) -> bool:
-    """``e.g.``, ``etc.``, ``a.m.``: a listed abbreviation whose period is its own, not a sentence end."""
-    return written_word.lower().rstrip("\"')]") in LOWER_ABBREVIATIONS | TITLE_ABBREVIATIONS
-
-
-LOWER_ABBREVIATIONS = {"e.g.", "i.e.", "etc.", "vs.", "cf.", "a.m.", "p.m.", "viz.", "approx.", "ca.", "al."}
-TITLE_ABBREVIATIONS = {"mr.", "mrs.", "ms.", "dr.", "st.", "prof."}
 
 
 # ---- what the metrics look at -------------------------------------------------------------------

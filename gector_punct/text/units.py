@@ -14,15 +14,14 @@ marks (``「`` ``¿`` ``(``) to the unit after.
   never separated by a space (written Chinese has none, whatever the transcript had); elsewhere a space is
   written where ``spacing`` says the source had one, or, without ``spacing``, wherever neither side of the
   gap is a continuous-script character (so ``我用iPhone手机`` and ``new york`` both come back as they are).
-* Marks: ``split_edges(token)`` (leading marks, core, trailing marks), ``OPENING`` marks, ``SENTENCE_END``
-  marks (``ends_sentence``) of every script.
+* Marks: ``split_edges(token)`` (leading marks, core, trailing marks), ``OPENING`` marks (which marks end a
+  sentence, and which periods are a word's own, is ``sentences``').
 * ``is_wide(units)``: whether a line is mostly continuous-script units, the test that picks full-width
   marks (，。？！；：) over ASCII ones for the whole line; ``narrow_marks`` gives a mark's label form,
-  ``render_marks`` the form a line writes.
+  ``TO_WIDE`` / ``TO_ASCII`` the forms a line writes (``tags.render_marks``).
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 from functools import lru_cache
 
@@ -40,8 +39,6 @@ CONTINUOUS_RANGES = (
 )
 # Marks that open something and therefore attach to the *next* word when they stand alone in a target.
 OPENING = set("¿¡«‹“‘„‚([{<「『（【〈《")
-# Marks that end a sentence, for sentence-boundary detection and metrics.
-SENTENCE_END = set(".?!…。？！")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -66,11 +63,6 @@ def split_edges(token: str) -> tuple[str, str, str]:
     while end > start and is_punct(token[end - 1]):
         end -= 1
     return token[:start], token[start:end], token[end:]
-
-
-def ends_sentence(marks: str) -> bool:
-    """Whether trailing marks end a sentence (``.``, ``?"``, ``!)``, ``。`` ...)."""
-    return any(ch in SENTENCE_END for ch in marks)
 
 
 def starts_lower(written_word: str) -> bool:
@@ -159,24 +151,8 @@ TO_NARROW = str.maketrans(WIDE, NARROW)
 TO_WIDE = str.maketrans(NARROW, WIDE)
 # The enumeration comma has no ASCII form: a comma outside CJK text.
 TO_ASCII = str.maketrans(WIDE + "、", NARROW + ",")
-DOTTED = re.compile(r"(?:[^\W\d_]\.)+[^\W\d_]\.$")  # a dotted acronym whose last period is its own
 
 
 def narrow_marks(marks: str) -> str:
     """Marks in their label form (``，`` -> ``,``)."""
     return marks.translate(TO_NARROW)
-
-
-def render_marks(forms: list[str | None], units: list[str]) -> list[str | None]:
-    """The written units with each edge mark in the form the line's script takes (``is_wide``); inner
-    characters and a dotted acronym's own last period stay as they are. None (a deleted unit) stays None."""
-    table = TO_WIDE if is_wide(units) else TO_ASCII
-    out: list[str | None] = []
-    for form in forms:
-        if form is None:
-            out.append(None)
-            continue
-        lead, core, trail = split_edges(form)
-        own = 1 if trail.startswith(".") and DOTTED.search(core + ".") else 0  # U.S.A. keeps its last period
-        out.append(lead.translate(table) + core + trail[:own] + trail[own:].translate(table))
-    return out

@@ -9,7 +9,7 @@ F1, see ``metrics.selection_f1``, decoded with ``DecodeConfig.neutral()``), ``la
 Model settings (the ``ModelConfig`` fields) given in the options make a new model's config; left out
 (None), they take ``ModelConfig``'s defaults. With ``init_model`` the trained model's settings stay unless
 given: adjustable ones (windows, dropout, label smoothing, storage precision) are applied, an acoustic part
-is added to a text model, and any other that differs is refused (``Seq2Labels.adjust``).
+is added to a text model, and any other that differs is refused (``fine_tuning.adjust``).
 ``class_weight_power`` p > 0 weights each punctuation label's cross-entropy by (count of $KEEP / its
 count) ** p, at most ``MAX_CLASS_WEIGHT``, so that rare marks (?) are not drowned by $KEEP.
 
@@ -51,15 +51,15 @@ from gector_punct.model.audio_windows import AudioLines
 from gector_punct.model.batch import Batch
 from gector_punct.audio.bootstrapper import text_fractions
 from gector_punct.training.checkpoint import load_optimizer, save_checkpoint
-from gector_punct.model.config import ModelConfig
 from gector_punct.training.distillation import Teachers
 from gector_punct.model.windows import collate
 from gector_punct.scoring.evaluation import evaluate_dev_sets
 from gector_punct.text.files import atomic_write, recover_dir
 from gector_punct.scoring.metrics import selection_f1
 from gector_punct.model.tagger import Seq2Labels
-from gector_punct.options.training import TrainOptions
-from gector_punct.dataset.reader import DatasetReader, EncodedData
+from gector_punct.training.options import TrainOptions
+from gector_punct.dataset.reader import DatasetReader, EncodedData, Instance
+from gector_punct.training.fine_tuning import freeze_encoder, starting_model, train_only_top_layers
 from gector_punct.encoders.runtime import autocast, grad_scaler, pick_device
 from gector_punct.text.tags import DELETE, KEEP
 from gector_punct.model.vocabulary import HEADS, PUNCT_HEAD, Vocabulary
@@ -99,125 +99,119 @@ def parameter_groups(model: torch.nn.Module, weight_decay: float, decay_norms: b
     return groups + [{"params": kept, "weight_decay": 0.0}] if kept else groups
 
 
+def start_processes(device_name: str | None) -> tuple[int, int, torch.device]:
+    """(processes, this one's rank, its device); under torchrun (``WORLD_SIZE`` > 1) the process group too
+    (nccl on GPUs, gloo on CPUs), one GPU per process."""
+    world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
+    device = pick_device(device_name)
+    if world > 1:
+        if device.type == "cuda":
+            device = torch.device(f"cuda:{os.environ.get('LOCAL_RANK', '0')}")
+            torch.cuda.set_device(device)
+        if not dist.is_initialized():
+            dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
+    return world, rank, device
+
+
+def read_data(options: TrainOptions) -> tuple[DatasetReader, list[Instance], dict[str, list[Instance]]]:
+    """The training reader, the training instances (a file named n times is drawn n times as often) and
+    the dev sets by path."""
+    reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad, options.off_tasks)
+    files = reader.read_each(options.train_set)
+    train_instances = [i for path in options.train_set.split(",") for i in files[path]]
+    return reader, train_instances, DatasetReader(skip_bad=options.skip_bad).read_each(options.dev_set)
+
+
+def resumed_state(options: TrainOptions, last_dir: str, is_main: bool) -> dict | None:
+    """The last checkpoint's trainer state when ``resume`` finds one, else None. A kill while a checkpoint
+    was being swapped in is undone first (``files.recover_dir``); metrics.jsonl loses the records of epochs
+    after the checkpoint (an epoch killed after its record was written is trained and recorded again). A
+    checkpoint trained with the other ``decay_norms`` raises ValueError (its optimizer state has other
+    parameter groups)."""
+    for folder in (last_dir, os.path.join(options.model_dir, "best")):
+        recover_dir(folder)
+    if not (options.resume and os.path.exists(os.path.join(last_dir, "config.json"))):
+        return None
+    with open(os.path.join(last_dir, "trainer_state.json"), encoding="utf-8") as f:
+        state = json.load(f)
+    decayed = state.get("options", {}).get("decay_norms", True)  # checkpoints from before the option: True
+    if decayed != options.decay_norms:
+        flag = "--decay_norms" if decayed else "--no-decay_norms"
+        raise ValueError(f"{last_dir} was trained with {flag}: resume it with {flag}")
+    log = os.path.join(options.model_dir, "metrics.jsonl")
+    if is_main and os.path.exists(log):
+        with open(log, encoding="utf-8") as f:
+            kept = [line for line in f if line.strip() and json.loads(line)["epoch"] <= state["epoch"]]
+        with atomic_write(log) as out:
+            out.writelines(kept)
+    return state
+
+
+def prepare_audio(model: Seq2Labels, data: EncodedData,
+                  options: TrainOptions) -> tuple[AudioLines | None, list[list[float]] | None]:
+    """Audio models: each encoded instance's audio, checked (and features extracted) before training, and
+    the words' positions in their lines (``bootstrapper.text_fractions``)."""
+    if model.acoustic is None:
+        return None, None
+    lines = data.instances
+    audio = AudioLines(model.acoustic, [i.audio for i in lines], [i.origin for i in lines],
+                       options.audio_cache or None, options.skip_bad)
+    audio.prepare(range(len(lines)))  # bad audio fails here, before any training
+    return audio, [text_fractions(i.words) for i in lines]
+
+
+def optimizer_for(model: Seq2Labels, options: TrainOptions, resume_from: str | None,
+                  device: torch.device) -> torch.optim.Optimizer:
+    """AdamW over ``parameter_groups``, its state restored from the checkpoint ``resume_from`` when it has one."""
+    optimizer = torch.optim.AdamW(parameter_groups(model, options.weight_decay, options.decay_norms), lr=options.lr)
+    if resume_from and os.path.exists(os.path.join(resume_from, "optimizer.safetensors")):
+        load_optimizer(optimizer, resume_from, device)
+    return optimizer
+
+
 class Trainer:
+    """One training run, set up step by step by the functions above: processes, data, state, model, audio,
+    teachers, optimizer; then ``train``."""
+
     def __init__(self, options: TrainOptions):
-        self.o = options
-        self.world, self.rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
+        self.options = o = options
+        self.world, self.rank, self.device = start_processes(o.device)
         self.is_main = self.rank == 0
-        self.device = self._start_processes()
-        random.seed(options.seed)
-        torch.manual_seed(options.seed)  # the same initial weights in every process
-        self.reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad, options.off_tasks)
-        files = self.reader.read_each(options.train_set)  # a file named n times is drawn n times as often
-        self.train_instances = [i for path in options.train_set.split(",") for i in files[path]]
-        self.dev_sets = DatasetReader(skip_bad=options.skip_bad).read_each(options.dev_set)
-        self.last_dir = os.path.join(options.model_dir, "last")
-        for folder in (self.last_dir, os.path.join(options.model_dir, "best")):
-            recover_dir(folder)  # a kill while a checkpoint was being swapped in
-        self.resuming = options.resume and os.path.exists(os.path.join(self.last_dir, "config.json"))
-        self.state = self._read_state() if self.resuming else {"epoch": 0, "best_f1": -1.0, "bad_epochs": 0, "step": 0}
-        self.model = self._build_model().to(self.device)
-        self._choose_trained_layers()
+        random.seed(o.seed)
+        torch.manual_seed(o.seed)  # the same initial weights in every process
+        self.reader, self.train_instances, self.dev_sets = read_data(o)
+        self.last_dir = os.path.join(o.model_dir, "last")
+        resumed = resumed_state(o, self.last_dir, self.is_main)
+        resume_from = self.last_dir if resumed else None
+        self.state = resumed or {"epoch": 0, "best_f1": -1.0, "bad_epochs": 0, "step": 0}
+        self.model = starting_model(o, self.train_instances, resume_from, self.is_main).to(self.device)
+        train_only_top_layers(self.model, o, started_from=bool(o.init_model or resumed))
         self.data = self.reader.encode(self.train_instances, self.model.text_encoder(), self.model.vocab,
                                        self.model.config.switches)
-        if options.class_weight_power:
-            weights = label_weights(self.data, self.model.vocab, options.class_weight_power)
+        if o.class_weight_power:
+            weights = label_weights(self.data, self.model.vocab, o.class_weight_power)
             self.model.class_weights = {PUNCT_HEAD.name: weights.to(self.device)}
-        self.audio, self.fractions = self._prepare_audio()
-        self.teachers = Teachers.load(options.teachers, self.model, options.distill_weight, options.distill_anneal,
-                                      options.teacher_marks_with_disf, self.device) if options.teachers else None
-        self.optimizer = torch.optim.AdamW(parameter_groups(self.model, options.weight_decay, options.decay_norms),
-                                           lr=options.lr)
-        if self.resuming and os.path.exists(os.path.join(self.last_dir, "optimizer.safetensors")):
-            load_optimizer(self.optimizer, self.last_dir, self.device)
+        self.audio, self.fractions = prepare_audio(self.model, self.data, o)
+        self.teachers = Teachers.load(o.teachers, self.model, o.distill_weight, o.distill_anneal,
+                                      o.teacher_marks_with_disf, self.device) if o.teachers else None
+        self.optimizer = optimizer_for(self.model, o, resume_from, self.device)
         self.scaler = grad_scaler(self.device)
         self.ddp = None
-
-    # ---- builders ---------------------------------------------------------------------------------
-
-    def _start_processes(self) -> torch.device:
-        """This process's device; under torchrun, the process group (nccl on GPUs, gloo on CPUs)."""
-        device = pick_device(self.o.device)
-        if self.world > 1:
-            if device.type == "cuda":
-                device = torch.device(f"cuda:{os.environ.get('LOCAL_RANK', '0')}")
-                torch.cuda.set_device(device)
-            if not dist.is_initialized():
-                dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
-        return device
-
-    def _read_state(self) -> dict:
-        """The last checkpoint's trainer state; metrics.jsonl loses the records of epochs after it (an epoch
-        killed after its record was written is trained and recorded again). A checkpoint trained with the other
-        ``decay_norms`` raises ValueError (its optimizer state has other parameter groups)."""
-        with open(os.path.join(self.last_dir, "trainer_state.json"), encoding="utf-8") as f:
-            state = json.load(f)
-        decayed = state.get("options", {}).get("decay_norms", True)  # checkpoints from before the option: True
-        if decayed != self.o.decay_norms:  # the optimizer's parameter groups would not match its saved state
-            flag = "--decay_norms" if decayed else "--no-decay_norms"
-            raise ValueError(f"{self.last_dir} was trained with {flag}: resume it with {flag}")
-        log = os.path.join(self.o.model_dir, "metrics.jsonl")
-        if self.is_main and os.path.exists(log):
-            with open(log, encoding="utf-8") as f:
-                kept = [line for line in f if line.strip() and json.loads(line)["epoch"] <= state["epoch"]]
-            with atomic_write(log) as out:
-                out.writelines(kept)
-        return state
-
-    def _build_model(self) -> Seq2Labels:
-        """The run's last checkpoint (resume), the init_model with the options applied, or a new model."""
-        settings = self.o.model_settings()
-        if self.resuming:
-            return Seq2Labels.load(self.last_dir)
-        if self.o.init_model:
-            model = Seq2Labels.load(self.o.init_model)
-            model.adjust(**settings)
-            added = model.grow_labels(Vocabulary.from_tags((i.tags for i in self.train_instances), self.o.min_count))
-            if added and self.is_main:
-                print(f"labels added to {self.o.init_model}'s vocabulary: {' '.join(added)}", flush=True)
-            return model
-        vocab = Vocabulary.from_tags((i.tags for i in self.train_instances), self.o.min_count)
-        return Seq2Labels.create(vocab, ModelConfig(**settings))
-
-    def _choose_trained_layers(self) -> None:
-        """With ``train_layers``: train only the top layers (+ heads) and store only what is trained, plus
-        what a started-from model stored already (its fine-tuned encoder) and a grown embedding table."""
-        o = self.o
-        if o.train_layers is None:
-            return
-        self.model.freeze_encoder(False, o.train_layers, o.freeze_embeddings)
-        trained = {k for k, p in self.model.named_parameters() if p.requires_grad}
-        before = self.model.stored_keys if (o.init_model or self.resuming) else set()
-        if before is None:  # a fully stored model stays fully stored
-            return
-        self.model.stored_keys = before | trained
-        if self.model.config.special_tokens_fix:  # the $START row is new: the pretrained table lacks it
-            self.model.stored_keys.add(self.model.input_embedding_key())
-
-    def _prepare_audio(self) -> tuple[AudioLines | None, list[list[float]] | None]:
-        """Audio models: each encoded instance's audio, checked (and features extracted) before training."""
-        if self.model.acoustic is None:
-            return None, None
-        lines = self.data.instances
-        audio = AudioLines(self.model.acoustic, [i.audio for i in lines], [i.origin for i in lines],
-                           self.o.audio_cache or None, self.o.skip_bad)
-        audio.prepare(range(len(lines)))  # bad audio fails here, before any training
-        return audio, [text_fractions(i.words) for i in lines]
 
     # ---- the loop ---------------------------------------------------------------------------------
 
     def batches_per_epoch(self) -> int:
-        o = self.o
+        o = self.options
         if o.updates_per_epoch:
             return o.updates_per_epoch * o.accumulation_size
         return max(1, -(-len(self.data.windows) // o.batch_size))
 
     def total_updates(self) -> int:
-        o = self.o
+        o = self.options
         return max(1, (o.n_epoch - o.cold_steps_count) * self.batches_per_epoch() // o.accumulation_size)
 
     def lr_at(self, epoch: int, step: int) -> float:
-        o = self.o
+        o = self.options
         if epoch < o.cold_steps_count:
             return o.cold_lr
         total = self.total_updates()
@@ -226,7 +220,7 @@ class Trainer:
 
     def train(self) -> dict:
         best = None
-        for epoch in range(self.state["epoch"], self.o.n_epoch):
+        for epoch in range(self.state["epoch"], self.options.n_epoch):
             stats = self.train_epoch(epoch)
             result = self.evaluate() if self.is_main else {}
             f1 = self._from_main(selection_f1(result) if self.is_main else 0.0)
@@ -237,9 +231,9 @@ class Trainer:
                 best = result
             if self.is_main:  # the other processes only train
                 self._end_epoch(epoch, result, f1, improved, stats)
-            if self.state["bad_epochs"] >= self.o.patience:
+            if self.state["bad_epochs"] >= self.options.patience:
                 if self.is_main:
-                    print(f"early stop: {self.o.patience} epochs without a better dev F1", flush=True)
+                    print(f"early stop: {self.options.patience} epochs without a better dev F1", flush=True)
                 break
         if self.world > 1:
             dist.barrier()  # the others wait for rank 0's last checkpoint before the run ends
@@ -247,9 +241,9 @@ class Trainer:
 
     def train_epoch(self, epoch: int) -> dict:
         """One pass over this epoch's sample of the training windows; returns its loss and throughput."""
-        o = self.o
+        o = self.options
         cold = epoch < o.cold_steps_count
-        self.model.freeze_encoder(cold, o.train_layers, o.freeze_embeddings)
+        freeze_encoder(self.model, cold, o.train_layers, o.freeze_embeddings)
         if self.world > 1:  # wrapped anew: DDP fixes its set of trained parameters when built
             # A batch share with no audio leaves the down-sampler without a gradient.
             self.ddp = torch.nn.parallel.DistributedDataParallel(
@@ -280,12 +274,12 @@ class Trainer:
     def _end_epoch(self, epoch: int, result: dict, f1: float, improved: bool, stats: dict) -> None:
         """Rank 0: checkpoints, the metrics.jsonl record and the console line of a finished epoch."""
         if improved:
-            self.model.save(os.path.join(self.o.model_dir, "best"))
+            self.model.save(os.path.join(self.options.model_dir, "best"))
         record = {"epoch": epoch + 1, **stats, "selection_f1": f1, "best": improved, "dev": result}
-        with open(os.path.join(self.o.model_dir, "metrics.jsonl"), "a", encoding="utf-8") as log:
+        with open(os.path.join(self.options.model_dir, "metrics.jsonl"), "a", encoding="utf-8") as log:
             log.write(json.dumps(record) + "\n")
         # last: the epoch is done only once this folder is in place
-        save_checkpoint(self.last_dir, self.model, self.optimizer, dict(self.state, options=asdict(self.o)))
+        save_checkpoint(self.last_dir, self.model, self.optimizer, dict(self.state, options=asdict(self.options)))
         print(f"epoch {epoch + 1}: loss {record['train_loss']:.4f}  dev punct F1 "
               f"{result['punct']['overall']['f1']:.1f}  selection F1 {f1:.2f}{'  (best)' if improved else ''}", flush=True)
 
@@ -340,8 +334,8 @@ class Trainer:
 
     def evaluate(self) -> dict:
         self.model.eval()
-        return evaluate_dev_sets(self.model, self.dev_sets, batch_size=self.o.batch_size * 2, device=str(self.device),
-                                 audio_cache=self.o.audio_cache or None, skip_bad_audio=self.o.skip_bad)
+        return evaluate_dev_sets(self.model, self.dev_sets, batch_size=self.options.batch_size * 2, device=str(self.device),
+                                 audio_cache=self.options.audio_cache or None, skip_bad_audio=self.options.skip_bad)
 
 
 def train(options: TrainOptions) -> dict:

@@ -18,11 +18,14 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
 import urllib.request
 import zipfile
+
+from gector_punct.text.files import atomic_write, place_dir, temporary_dir
 
 INDEX = "https://pypi.org/simple"  # overridden by $PIP_INDEX_URL
 
@@ -92,11 +95,9 @@ def fetch_sdist(name: str, version: str, cache_dir: str) -> TarPackage:
         raise _failure(what, command, f"{type(err).__name__}: {err}", cache_dir) from None
     if "sha256" in entry.get("hashes", {}) and hashlib.sha256(data).hexdigest() != entry["hashes"]["sha256"]:
         raise _failure(what, command, "sha256 mismatch", cache_dir)
-    os.makedirs(cache_dir, exist_ok=True)
     path = os.path.join(cache_dir, entry["filename"])
-    with open(path + ".part", "wb") as f:
+    with atomic_write(path, "wb") as f:
         f.write(data)
-    os.replace(path + ".part", path)
     return TarPackage(path)
 
 
@@ -121,9 +122,13 @@ def fetch_deb(name: str, version: str, cache_dir: str) -> str:
         debs = glob.glob(os.path.join(cache_dir, f"{name}_*.deb"))
         if not debs:
             raise _failure(spec, f"apt-get download {spec}", "no .deb file afterwards", cache_dir)
-        tmp = root + ".tmp"
-        _run(["dpkg-deb", "-x", sorted(debs)[-1], tmp], spec, cache_dir)
-        os.replace(tmp, root)
+        tmp = temporary_dir(root)
+        try:
+            _run(["dpkg-deb", "-x", sorted(debs)[-1], tmp], spec, cache_dir)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        place_dir(tmp, root)  # another process that unpacked it first keeps its folder
     return root
 
 

@@ -17,7 +17,8 @@ import re
 
 from num2words import num2words
 
-from gector_punct.text.units import ends_sentence, join_units, split_edges, split_units
+from gector_punct.text.sentences import ends_sentence
+from gector_punct.text.units import join_units, split_edges, split_units
 
 DIGITS = "zero one two three four five six seven eight nine".split()
 SCALES = {"thousand", "million", "billion", "trillion"}

@@ -55,7 +55,6 @@ DISFLUENCY_TAGS = ("rms", "rm", "i", "rps", "rp", "rpnrep", "rpnsub", "rpndel")
 REPAIR_TYPES = {"rpnrep": "repetition", "rpnsub": "substitution", "rpndel": "deletion"}
 TAG = re.compile(r'<(\w+)(?:\s+(\w+)="([^"]*)")?\s*/>')
 UNKNOWN = "$unc$"
-KINDS = ("fluent", "edit", "reparandum", "repair")
 
 
 @dataclass(frozen=True)

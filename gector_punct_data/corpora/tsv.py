@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import random
 
-from gector_punct.text.tags import ends_sentence
-from gector_punct.scoring.iwslt import LABEL_MARKS
+from gector_punct.scoring.iwslt import LABEL_MARKS, label_ends_sentence
 
 from .clean import line_spans
 
@@ -32,7 +31,7 @@ def tsv_to_text(pairs: list[tuple[str, str]], rng: random.Random, min_words: int
                 max_words: int = 60, whole: float = 0.0) -> list[tuple[str, str]]:
     """(target, source) lines: the source is the tokens as they are, the target adds the marks. Lines are
     cut as ``clean.line_spans`` cuts them (``whole``: the share cut at a sentence end)."""
-    ends = [ends_sentence(LABEL_MARKS[label]) for _, label in pairs]
+    ends = [label_ends_sentence(label) for _, label in pairs]
     lines = []
     for a, b in line_spans(ends, rng, min_words, max_words, whole):
         chunk = pairs[a:b]

@@ -1,0 +1,356 @@
+"""The decoding's line rules: one line's words, tags and model evidence in, the line with its tags decided out.
+
+A ``Line`` holds a line's words, their tags so far, ``given`` (the tags of its first words, decided earlier:
+a stream's final words), the ``Evidence`` (what the model says of each word) and the ``Reading`` (tasks,
+``DecodeConfig``, case forms, whether the line is a whole utterance or opens one). Each rule is a pure
+function ``Line -> Line``; ``LINE_RULES`` is their order, ``WORD_RULES`` its part that runs with ``punc``
+off (case and marks are ``punc``'s part: with it off, no rule may change them):
+
+1. ``delete_disfluencies``: with ``disf`` a word goes when P($DELETE) exceeds ``deletion_threshold`` or
+   when it is the first copy of a word or phrase said twice (``repeated_words``); or as the oracle's
+   ``deletions`` say (for analysis).
+2. ``decide_words``: GECToR's gate, then each word's likeliest label (see ``Evidence``), limited to what
+   the word allows (``existing``), and the case of the context the word before gives as written. A line
+   below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
+3. ``open_utterance`` and ``close_utterance`` (a whole utterance, or a stream's window that begins one),
+   ``temper_exclamations``, ``join_spoken_numbers``, ``chinese_questions``, ``pair_questions`` (they need
+   the sentence ends, known from here on), ``capitalise_sentences``, ``write_case_forms``.
+
+``given`` holds in one place, ``Line.retagged``, through which every rule returns its tags (a line starts
+with them): the given words keep theirs, so each rule sees them as they will be written, never a change
+of them an earlier rule made and the writer will not write (a rule may read them, say the sentence a given
+word ends, and never changes them). Nothing here reads a model.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from gector_punct.model.config import DecodeConfig
+from gector_punct.text.case_forms import CaseForms
+from gector_punct.text.existing import QUOTE_PAIRS, constrain, pair_added_quotes
+from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_MARKS, START_CONTEXT, Tag,
+                                    capitalise_sentence_starts, ends_sentence, mark_context, split_edges)
+from gector_punct.text.units import narrow_marks, starts_lower
+
+INVERTED_QUESTION = "¿"
+SENTENCE_MARKS = ".?!"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How the lines of one call are read: the tasks on, the decoding knobs, the case forms (None: none),
+    ``whole`` (each line is a whole utterance) and ``opens`` (each line begins one)."""
+    tasks: frozenset[str]
+    config: DecodeConfig = field(default_factory=DecodeConfig)
+    case_forms: CaseForms | None = None
+    whole: bool = False
+    opens: bool = False
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the model says of one line's words, a list per fact, one entry per word: ``punct``, its likeliest
+    punctuation label other than ``$DELETE`` (``$KEEP`` where that label's score, ``additional_confidence``
+    added to ``$KEEP``'s, is below ``min_error_probability``); ``case``, per mark context of the word before
+    (``tags.MARK_CONTEXTS``), its likeliest case label (``$KEEP`` likewise); ``error``, P(INCORRECT) of the
+    detection head; ``delete``, P($DELETE) (None: the labels have no ``$DELETE``); ``sentence_end``,
+    ``exclaim``, ``question_opening``: P of its labels that end a sentence, that end with ``!``, that open
+    with ``¿``; ``last_mark``: the sentence mark (. ? !) likeliest at the line's last word."""
+    punct: list[str]
+    case: list[tuple[str, ...]]
+    error: list[float]
+    delete: list[float] | None
+    sentence_end: list[float]
+    exclaim: list[float]
+    question_opening: list[float]
+    last_mark: str = "."
+
+    @classmethod
+    def none(cls, n_words: int) -> Evidence:
+        """The evidence of a model that is sure no word of the line needs an edit."""
+        zeros = [0.0] * n_words
+        return cls([KEEP] * n_words, [(KEEP,) * len(MARK_CONTEXTS)] * n_words, zeros, None, zeros, zeros, zeros)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line between two rules (module docstring). ``deletions``: the oracle's, per word (None: decided)."""
+    words: list[str]
+    tags: list[Tag]
+    evidence: Evidence
+    reading: Reading
+    given: list[Tag] = field(default_factory=list)
+    deletions: list[bool] | None = None
+
+    @classmethod
+    def start(cls, words: list[str], evidence: Evidence, reading: Reading, given: list[Tag] | None = None,
+              deletions: list[bool] | None = None) -> Line:
+        """A line before the rules: its given words with their tags, every other word unchanged."""
+        return cls(words, [], evidence, reading, list(given or []), deletions).retagged([Tag()] * len(words))
+
+    def retagged(self, tags: list[Tag]) -> Line:
+        """This line with ``tags``, except that its given words keep their given tags."""
+        n = len(self.given)
+        tags = self.given + list(tags[n:]) if n else list(tags)
+        return Line(self.words, tags, self.evidence, self.reading, self.given, self.deletions)
+
+
+def decide(line: Line, rules: tuple[Callable[[Line], Line], ...]) -> Line:
+    """``line`` through ``rules`` in their order."""
+    for rule in rules:
+        line = rule(line)
+    return line
+
+
+def delete_disfluencies(line: Line) -> Line:
+    """The words that go: the oracle's ``deletions``; else, with ``disf``, those whose P($DELETE) exceeds
+    ``deletion_threshold`` and the first copies of what is said twice (``repeated_words``). A kept word's
+    disfluency target says only "not deleted" (any label but $DELETE), so the calibrated decision is $DELETE
+    against all the rest together, not against $KEEP or the likeliest mark alone."""
+    gone = line.deletions
+    if gone is None:
+        if "disf" not in line.reading.tasks or line.evidence.delete is None:
+            return line
+        threshold = line.reading.config.deletion_threshold
+        gone = repeated_words(line.words, [p > threshold for p in line.evidence.delete])
+    return line.retagged([Tag(deletes=True) if g else tag for g, tag in zip(gone, line.tags)])
+
+
+@lru_cache(maxsize=4096)  # one Tag per distinct edit: its parts parsed once
+def _tag(punct: str, case: str) -> Tag:
+    return Tag.from_labels(punct, case)
+
+
+_constrained = lru_cache(maxsize=1 << 16)(constrain)  # per word and tag: the same ones come back again and again
+
+
+@lru_cache(maxsize=1 << 16)
+def _context_after(word: str, tag: Tag) -> int:
+    """The mark context the word gives the next one, written as ``tag`` says (``tags.mark_context``)."""
+    return mark_context(tag.apply(word))
+
+
+@lru_cache(maxsize=1 << 16)
+def _core(word: str) -> str:
+    """The word's core (``units.split_edges``), lower-case."""
+    return split_edges(word)[1].lower()
+
+
+def decide_words(line: Line) -> Line:
+    """GECToR's gate: a line whose words all have an error probability below ``min_error_probability`` keeps
+    its tags (its deletions too). Else each word takes its likeliest label (``Evidence.punct``; a deleted
+    word ``$DELETE``) limited to what the word allows (``existing.constrain``), and the case label of the
+    context the word before gives as written (``Evidence.case``; a deleted word passes on the context it was
+    given); then the line's added quotes are paired (``existing.pair_added_quotes``). Given words keep their
+    tags and give their context."""
+    evidence, words = line.evidence, line.words
+    if not words or max(evidence.error) < line.reading.config.min_error_probability:
+        return line
+    tags, context, n_given = [], START_CONTEXT, len(line.given)
+    for k, (word, tag) in enumerate(zip(words, line.tags)):
+        if k >= n_given:
+            tag = _constrained(word, _tag(DELETE if tag.deletes else evidence.punct[k], evidence.case[k][context]))
+        tags.append(tag)
+        if not tag.deletes:
+            context = _context_after(word, tag)
+    return line.retagged(pair_added_quotes(words, tags))
+
+
+def _first_kept(words: list[str], tags: list[Tag], order) -> int | None:
+    """The first word in ``order`` that is kept and has a letter or digit (an emoji or a symbol is passed)."""
+    return next((k for k in order if not tags[k].deletes and any(c.isalnum() for c in words[k])), None)
+
+
+def open_utterance(line: Line) -> Line:
+    """A whole utterance's or a window's that begins one (``Reading.opens``): its first word (the first kept
+    one with a letter or digit) starts upper-case."""
+    if not (line.reading.whole or line.reading.opens):
+        return line
+    first = _first_kept(line.words, line.tags, range(len(line.words)))
+    if first is None or not starts_lower(line.tags[first].apply(line.words[first])):
+        return line
+    tags = list(line.tags)
+    tags[first] = replace(tags[first], case=CAPITAL)
+    return line.retagged(tags)
+
+
+def close_utterance(line: Line) -> Line:
+    """A whole utterance's last word (the last kept one with a letter or digit: an emoji after it stays after
+    the mark) ends a sentence, with ``Evidence.last_mark`` where it has only pause marks
+    (``tags.PAUSE_MARKS``) or none (``year,`` -> ``year.``), inside the closing quotes it adds (``us"`` ->
+    ``us."``); a last word with marks of its own in the input is left as it is."""
+    words, tags = line.words, line.tags
+    last = _first_kept(words, tags, reversed(range(len(words)))) if line.reading.whole else None
+    if last is None:
+        return line
+    tag = tags[last]
+    written = split_edges(tag.apply(words[last]))[2]  # an acronym's last period counts: U.S. ends a sentence
+    marks = narrow_marks(tag.append)
+    before_quotes = marks.rstrip("".join(QUOTE_PAIRS.values()))
+    if split_edges(words[last])[2] or ends_sentence(written) or not set(before_quotes) <= PAUSE_MARKS:
+        return line
+    out = list(tags)
+    out[last] = replace(tag, append=line.evidence.last_mark + marks[len(before_quotes):])
+    return line.retagged(out)
+
+
+def temper_exclamations(line: Line) -> Line:
+    """A ``!`` stays where the word's ``!`` labels are at least ``DecodeConfig.exclamation`` probable
+    together (``Evidence.exclaim``); elsewhere it becomes ``.``. A ``!`` the input already had is no tag's."""
+    threshold = line.reading.config.exclamation
+    if threshold <= 0:  # every ! stays: probabilities are not negative
+        return line
+    return line.retagged([replace(t, append=t.append.replace("!", ".").replace("！", "。"))
+                          if t.append and p < threshold and "!" in narrow_marks(t.append) else t
+                          for t, p in zip(line.tags, line.evidence.exclaim)])
+
+
+# The words num2words writes for numbers in English (cardinals and ordinals, ``point`` of a decimal), hyphened
+# ones in parts: the spoken forms of the training data (gector_punct_data/corpora/spoken.py) come from it.
+# tests/test_decoding_rules.py checks this set against num2words' output (num2words is no run-time need).
+NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+million billion trillion point zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh
+twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth
+fiftieth sixtieth seventieth eightieth ninetieth hundredth thousandth millionth billionth trillionth""".split())
+# Words said in a string of digits that num2words does not write: ``oh`` (zero), ``double`` and ``triple``.
+# Each is part of a number only in a run of number words holding two or more of num2words' (five oh one,
+# oh seven nine, six double one two); beside one number word it is a word of its own (oh, one more thing).
+SPOKEN_DIGIT_WORDS = frozenset({"oh", "double", "triple"})
+MONTHS = set("january february march april may june july august september october november december".split())
+# A sentence end the tags put between two number words stays when the model gives its labels that end a
+# sentence at least this probability together: two numbers of two sentences (we have two. One is red).
+SURE_SENTENCE_END = 0.85
+
+
+def spoken_numbers(cores: list[str]) -> list[bool]:
+    """Per word (its core, lower-case), whether it is a word of a spoken number: a ``NUMBER_WORDS`` word
+    (``twenty-one`` in its parts), or a ``SPOKEN_DIGIT_WORDS`` word in a run with two of those."""
+    number = [core in NUMBER_WORDS or ("-" in core and all(p in NUMBER_WORDS for p in core.split("-")))
+              for core in cores]
+    out, start = list(number), 0
+    while start < len(cores):
+        end = start
+        while end < len(cores) and (number[end] or cores[end] in SPOKEN_DIGIT_WORDS):
+            end += 1
+        if sum(number[start:end]) >= 2:
+            out[start:end] = [True] * (end - start)
+        start = end + 1
+    return out
+
+
+def join_spoken_numbers(line: Line) -> Line:
+    """No mark inside a spoken number or date: of two kept words in a row that are both of a spoken number
+    (``spoken_numbers``: ``five five five one``, ``two thirty``, ``four point two``, ``five oh one``), or a
+    month and a number (``march third``), the first takes no appended mark and the second no capital;
+    except where the tags end a sentence after the first that is ``SURE_SENTENCE_END`` probable. Marks the
+    input already has stay."""
+    words, out = line.words, list(line.tags)
+    kept = [k for k, t in enumerate(out) if not t.deletes]
+    cores = [_core(words[k]) for k in kept]
+    number = spoken_numbers(cores)
+    for i, (a, b) in enumerate(zip(kept, kept[1:])):
+        if not number[i + 1] or not (number[i] or cores[i] in MONTHS):
+            continue
+        if ends_sentence(narrow_marks(out[a].append)) and line.evidence.sentence_end[a] >= SURE_SENTENCE_END:
+            continue
+        if out[a].append and not split_edges(words[a])[2]:
+            out[a] = replace(out[a], append="")
+        if out[b].case == CAPITAL:
+            out[b] = replace(out[b], case=KEEP)
+    return line.retagged(out)
+
+
+QUESTION_PARTICLES = "吗呢"
+# A-not-A forms. Question words (什么, 怎么, 几, 谁 ...) are left to the model: as often indefinite as asking
+# (没有什么, 几个人), they cost the zh dev set's QUESTION F1 (models/multilingual/README.md).
+QUESTION_WORDS = ("是不是", "要不要", "有没有", "好不好", "对不对", "能不能", "会不会", "可不可以", "行不行")
+REPORTED = ("知道", "告诉", "记得", "明白")  # 我不知道他要什么: a question reported, not asked
+
+
+def chinese_questions(line: Line) -> Line:
+    """A Chinese sentence that asks (a final 吗 or 呢, an A-not-A form such as 要不要, not reported after
+    ``知道``) ends with ``？`` where the tags end it with ``。``."""
+    words, tags = line.words, line.tags
+    out, start = list(tags), 0
+    for k, tag in enumerate(tags):
+        if not tag.append or tag.deletes or not ends_sentence(tag.append):
+            continue
+        text = "".join(split_edges(w)[1] for w, t in zip(words[start:k + 1], tags[start:k + 1]) if not t.deletes)
+        start = k + 1
+        if "." not in narrow_marks(tag.append) or not any("\u4e00" <= ch <= "\u9fff" for ch in text):
+            continue
+        asks = text[-1:] in QUESTION_PARTICLES or any(form in text for form in QUESTION_WORDS)
+        if asks and not any(r in text for r in REPORTED):
+            out[k] = replace(tag, append=narrow_marks(tag.append).replace(".", "?"))
+    return line.retagged(out)
+
+
+def pair_questions(line: Line) -> Line:
+    """Spanish writes a question between ``¿`` and ``?``: a sentence the tags close with ``?`` and open with
+    no ``¿`` gets one before its word likeliest to take it (``Evidence.question_opening``), if that is at
+    least ``DecodeConfig.question_opening`` probable or the line already opens a question (a line with one
+    ``¿`` is Spanish: all its questions open); a ``¿`` in a sentence that the tags end otherwise is dropped.
+    A sentence still open at the line's end (a line cut mid-sentence) is left as it is."""
+    tags, opening_p, threshold = line.tags, line.evidence.question_opening, line.reading.config.question_opening
+    if not any("?" in t.append or INVERTED_QUESTION in t.prepend for t in tags):
+        return line  # no question asked, no ¿ to drop
+    out, spans, start = list(tags), [], 0
+    for k, tag in enumerate(tags):
+        if tag.append and not tag.deletes and ends_sentence(tag.append):
+            spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "?" in tag.append))
+            start = k + 1
+    questions = [span for span, asks in spans if asks]
+    spanish = any(INVERTED_QUESTION in tags[j].prepend or opening_p[j] >= threshold for span in questions for j in span)
+    for span, asks in spans:
+        opened = [j for j in span if INVERTED_QUESTION in out[j].prepend]
+        if asks and not opened:
+            best = max(span, key=lambda j: opening_p[j])
+            if spanish and opening_p[best] > 0:
+                out[best] = replace(out[best], prepend=INVERTED_QUESTION + out[best].prepend)
+        elif opened and not asks:
+            for j in opened:
+                out[j] = replace(out[j], prepend=out[j].prepend.replace(INVERTED_QUESTION, ""))
+    return line.retagged(out)
+
+
+def capitalise_sentences(line: Line) -> Line:
+    """A word after a sentence end starts upper-case (``tags.capitalise_sentence_starts``)."""
+    return line.retagged(capitalise_sentence_starts(line.words, line.tags))
+
+
+def write_case_forms(line: Line) -> Line:
+    """How the capitals are written (``case_forms.CaseForms.apply``: ``iPhone``, ``NASA``); none: as cased."""
+    forms = line.reading.case_forms
+    return line.retagged(forms.apply(line.words, line.tags)) if forms and line.words else line
+
+
+WORD_RULES = (delete_disfluencies, decide_words)
+LINE_RULES = WORD_RULES + (open_utterance, close_utterance, temper_exclamations, join_spoken_numbers,
+                           chinese_questions, pair_questions, capitalise_sentences, write_case_forms)
+
+
+KEPT_DOUBLES = {"had", "that", "bye", "no", "very", "so", "really", "yeah"}  # doubled on purpose: "had had"
+
+
+def repeated_words(words: list[str], gone: list[bool]) -> list[bool]:
+    """Per word, whether it goes as the earlier copy of a word or phrase (up to four words) said again right
+    after it (``i think i think``, ``nobody nobody``, ``is is``), the words already going (fillers) passed
+    over; a word of ``KEPT_DOUBLES`` said twice stays. The later copy is kept: it is the one the speaker
+    carried on from."""
+    kept = [k for k, g in enumerate(gone) if not g]
+    cores = [_core(words[k]) for k in kept]
+    out, i = list(gone), 0
+    while i < len(kept):
+        for n in (4, 3, 2, 1):
+            if cores[i:i + n] == cores[i + n:i + 2 * n] and len(cores[i:i + n]) == n and all(cores[i:i + n]) \
+                    and not (n == 1 and cores[i] in KEPT_DOUBLES):
+                for k in kept[i:i + n]:
+                    out[k] = True
+                i += n
+                break
+        else:
+            i += 1
+    return out
