@@ -48,7 +48,8 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, stop_quietly)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        punctuator = load_punctuator(settings.prediction())  # each model worker process loads its own alike
+        # each model worker process loads its own alike; this one serves with --workers 1
+        punctuator = load_punctuator(settings.prediction(), threads=settings.worker_threads or None)
     except ModelLoadError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

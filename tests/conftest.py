@@ -11,6 +11,7 @@ sys.path.insert(0, ROOT)
 # Scripts run as children (python utils/x.py) import the packages of this checkout, not whichever is installed.
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
 
+import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
 from hypothesis import settings  # noqa: E402
@@ -29,6 +30,28 @@ torch.set_num_threads(2)
 settings.register_profile("dev")
 settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def graphs_of_temporary_models_removed(tmp_path_factory):
+    """The onnx engine caches a graph per model folder (``engines.graphs``); those of the session's
+    temporary models go with the session, those of the shipped models stay for the next one."""
+    yield
+    import json
+    import shutil
+
+    from gector_punct.encoders.cache import cache_root
+    from gector_punct.engines.graphs import META_FILE
+
+    temporary, graphs = os.path.realpath(str(tmp_path_factory.getbasetemp())), os.path.join(cache_root(), "graphs")
+    for name in os.listdir(graphs) if os.path.isdir(graphs) else []:
+        try:
+            with open(os.path.join(graphs, name, META_FILE), encoding="utf-8") as f:
+                source = json.load(f).get("source", "")
+        except (OSError, ValueError):
+            continue
+        if source.startswith(temporary + os.sep):
+            shutil.rmtree(os.path.join(graphs, name), ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -96,7 +119,7 @@ def same_probabilities(heavy, light, lines: list[str], atol: float = 0.0) -> Non
     a, b = heavy.probabilities(words), light.probabilities(words)
     assert a.keys() == b.keys()
     for head in a:
-        assert torch.equal(a[head], b[head]) if atol == 0 else torch.allclose(a[head], b[head], rtol=0, atol=atol), head
+        assert np.array_equal(a[head], b[head]) if atol == 0 else np.allclose(a[head], b[head], rtol=0, atol=atol), head
 
 
 def write_pairs(directory, name: str, pairs) -> tuple[str, str]:

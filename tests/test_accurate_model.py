@@ -45,7 +45,7 @@ def test_accurate_model_restores_unseen_text():
 def test_plain_mpnet_restores_as_transformers_does():
     with open(os.path.join(ROOT, "examples", "test.tgt"), encoding="utf-8") as f:
         sources = [make_source(line.strip()) for line in f if line.strip()][:4]
-    light = Punctuator.load(MODEL, device="cpu")
+    light = Punctuator.load(MODEL, engine="torch", device="cpu")
     assert isinstance(light.models[0].encoder, MPNetEncoder)
     heavy = Punctuator([Seq2Labels.load(MODEL)], device="cpu", case_forms=light.case_forms)
     same_probabilities(heavy, light, sources, atol=1e-4)

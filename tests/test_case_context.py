@@ -4,6 +4,7 @@ before is punctuated, and the guarantee that a sentence end the tagger adds is f
 import os
 from dataclasses import replace
 
+import numpy as np
 import torch
 from conftest import tiny_tagger
 
@@ -45,13 +46,13 @@ def test_a_sentence_end_the_tagger_adds_is_followed_by_a_capital():
 def test_decode_takes_each_words_case_from_the_context_its_predecessor_gets():
     punctuator = Punctuator([tiny_tagger(small_vocab())], device="cpu")
     words = ["a", "b", "c", "d"]
-    punct = torch.tensor([[0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.8, 0.1, 0.1], [0.8, 0.1, 0.1]])  # a. b, c d
-    case = torch.zeros(4, len(MARK_CONTEXTS), 2)
-    case[:, START_CONTEXT] = torch.tensor([0.9, 0.1])
-    case[:, END_CONTEXT] = torch.tensor([0.2, 0.8])
-    case[:, PAUSE_CONTEXT] = torch.tensor([0.9, 0.1])
-    case[:, NONE_CONTEXT] = torch.tensor([0.3, 0.7])  # unnatural on purpose: shows which row was read
-    detect = torch.tensor([[0.1, 0.9]] * 4)
+    punct = np.array([[0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.8, 0.1, 0.1], [0.8, 0.1, 0.1]], dtype=np.float32)  # a. b, c d
+    case = np.zeros((4, len(MARK_CONTEXTS), 2), dtype=np.float32)
+    case[:, START_CONTEXT] = [0.9, 0.1]
+    case[:, END_CONTEXT] = [0.2, 0.8]
+    case[:, PAUSE_CONTEXT] = [0.9, 0.1]
+    case[:, NONE_CONTEXT] = [0.3, 0.7]  # unnatural on purpose: shows which row was read
+    detect = np.array([[0.1, 0.9]] * 4, dtype=np.float32)
     (tags,) = punctuator.decode([words], {PUNCT_HEAD.name: punct, CASE_HEAD.name: case, DETECT_HEAD.name: detect})
     assert apply_tags(words, tags) == "a. B, c D"
 

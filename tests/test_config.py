@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from conftest import ROOT, TINY_ENCODER, tiny_tagger
+from gector_punct.encoders import cache as encoder_cache
 from gector_punct.model import base_encoder
 from gector_punct.model.windows import START_TOKEN, TextEncoder, load_tokenizer
 from gector_punct.scoring.evaluation import evaluate_instances
@@ -214,13 +215,13 @@ def test_the_installed_encoder_fingerprint_is_remembered_until_its_file_changes(
     weights, calls = tmp_path / "model.safetensors", []
     compute = lambda: calls.append(1) or f"sha256:{len(calls)}"  # noqa: E731
     weights.write_bytes(b"first")
-    assert [base_encoder.remembered_fingerprint(str(weights), compute) for _ in range(2)] == ["sha256:1"] * 2
+    assert [encoder_cache.remembered_fingerprint(str(weights), compute) for _ in range(2)] == ["sha256:1"] * 2
     weights.write_bytes(b"second")  # another size
-    assert base_encoder.remembered_fingerprint(str(weights), compute) == "sha256:2"
+    assert encoder_cache.remembered_fingerprint(str(weights), compute) == "sha256:2"
     os.utime(weights, ns=(weights.stat().st_atime_ns, weights.stat().st_mtime_ns + 1))  # same size, rewritten
-    assert base_encoder.remembered_fingerprint(str(weights), compute) == "sha256:3"
+    assert encoder_cache.remembered_fingerprint(str(weights), compute) == "sha256:3"
     hub_name = str(tmp_path / "no-such-file")  # not a file: not remembered
-    assert [base_encoder.remembered_fingerprint(hub_name, compute) for _ in range(2)] == ["sha256:4", "sha256:5"]
+    assert [encoder_cache.remembered_fingerprint(hub_name, compute) for _ in range(2)] == ["sha256:4", "sha256:5"]
 
 
 def test_train_flags_come_from_the_options(tmp_path, capsys):

@@ -95,6 +95,10 @@ def test_cli_failures_are_one_line(trained_tiny, tmp_path):
                                              "--output_file", "-"), capture_output=True, text=True, env=ENV)
     assert missing.returncode == 2 and missing.stderr.startswith("error: ") and "nope.txt" in missing.stderr
     assert "Traceback" not in missing.stderr
+    (tmp_path / "good.txt").write_text("alpha beta\n")  # the model's first use (its graph built) says so first
+    good = subprocess.run(predict_command(trained_tiny["dir"], "--input_file", str(tmp_path / "good.txt"),
+                                          "--output_file", "-"), capture_output=True, text=True, env=ENV)
+    assert good.returncode == 0 and "error" not in good.stderr
     (tmp_path / "bad.txt").write_bytes(b"alpha beta\n\xff\xfe omega\n")
     bad = subprocess.run(predict_command(trained_tiny["dir"], "--input_file", str(tmp_path / "bad.txt"),
                                          "--output_file", str(tmp_path / "bad.out")), capture_output=True, text=True, env=ENV)
@@ -179,7 +183,9 @@ def test_train_killed_mid_epoch_resumes_to_the_same_result(learnable_data, encod
 @pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="checks the message of a CPU-only torch")
 def test_cuda_on_a_cpu_only_torch_is_one_line(trained_tiny, tmp_path):
     (tmp_path / "in.txt").write_text("alpha beta\n")
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", trained_tiny["dir"],
-                          "--device", "cuda", "--input_file", str(tmp_path / "in.txt"), "--output_file", "-"],
-                         capture_output=True, text=True, env=ENV)
+    command = [sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", trained_tiny["dir"],
+               "--device", "cuda", "--input_file", str(tmp_path / "in.txt"), "--output_file", "-"]
+    run = subprocess.run(command + ["--engine", "torch"], capture_output=True, text=True, env=ENV)
     assert run.returncode == 2 and "no CUDA device" in run.stderr and "Traceback" not in run.stderr
+    run = subprocess.run(command, capture_output=True, text=True, env=ENV)  # the onnx engine: the CPU only
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "--engine torch" in run.stderr

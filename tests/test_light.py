@@ -10,7 +10,8 @@ import torch
 
 from conftest import ROOT, same_probabilities, tiny_tagger
 from gector_punct.encoders.bert import BertEncoder
-from gector_punct.encoders.plain_torch import LightTokenizer, load_pretrained_encoder
+from gector_punct.encoders.plain_torch import load_pretrained_encoder
+from gector_punct.encoders.tokenizer import LightTokenizer
 from gector_punct.model.tagger import ModelConfig, Seq2Labels
 from gector_punct.encoders.mpnet import MPNetEncoder, relative_position_bucket
 from gector_punct.prediction.punctuator import Punctuator
@@ -25,14 +26,14 @@ CJK_LINES = ["首先我要用最快的速度为大家演示一些新技术 的�
 
 def test_light_encoder_equals_transformers_on_the_shipped_model():
     path = os.path.join(ROOT, "models", "default_en")  # partial: low-rank deltas over the pip encoder
-    light = Punctuator.load(path, device="cpu")
+    light = Punctuator.load(path, engine="torch", device="cpu")
     assert isinstance(light.models[0].encoder, BertEncoder) and isinstance(light.models[0].tokenizer, LightTokenizer)
     same_probabilities(Punctuator([Seq2Labels.load(path)], device="cpu"), light, LINES)
 
 
 def test_light_encoder_equals_transformers_on_chinese_with_the_multilingual_model():
     path = os.path.join(ROOT, "models", "multilingual")
-    light = Punctuator.load(path, device="cpu")
+    light = Punctuator.load(path, engine="torch", device="cpu")
     assert isinstance(light.models[0].tokenizer, LightTokenizer)
     same_probabilities(Punctuator([Seq2Labels.load(path)], device="cpu"), light, CJK_LINES + LINES[:2])
 
@@ -42,7 +43,7 @@ def test_light_encoder_equals_transformers_on_a_full_folder_with_start_token(tmp
                         "d_tags": ["CORRECT", "INCORRECT"]})
     torch.manual_seed(0)
     tiny_tagger(vocab, special_tokens_fix=1).save(str(tmp_path / "m"))
-    light = Punctuator.load(str(tmp_path / "m"), device="cpu")
+    light = Punctuator.load(str(tmp_path / "m"), engine="torch", device="cpu")
     assert isinstance(light.models[0].encoder, BertEncoder)
     assert light.encoders[0].prefix[-1] == light.models[0].tokenizer.convert_tokens_to_ids("$START")
     same_probabilities(Punctuator([Seq2Labels.load(str(tmp_path / "m"))], device="cpu"), light, LINES)
@@ -128,7 +129,7 @@ def test_light_mpnet_equals_transformers_on_a_partial_folder(tiny_mpnet, tiny_mp
     weights = os.path.join(tiny_mpnet, "model.safetensors")
     with open(weights, "rb") as f:
         pretrained = f.read()
-    light = Punctuator.load(tiny_mpnet_tagger, device="cpu")
+    light = Punctuator.load(tiny_mpnet_tagger, engine="torch", device="cpu")
     assert isinstance(light.models[0].encoder, MPNetEncoder) and isinstance(light.models[0].tokenizer, LightTokenizer)
     heavy = Punctuator([Seq2Labels.load(tiny_mpnet_tagger)], device="cpu")
     same_probabilities(heavy, light, LINES, atol=1e-5)  # LINES[3]: several 64-subword windows

@@ -1,6 +1,7 @@
 #!/usr/bin/env python
-"""Measure prediction speed: words/s of predict.py's code path against the bare encoder forward pass over
-exactly the same subword windows at the same batch size (the floor no tagger can beat), and peak RSS.
+"""Measure prediction speed: words/s of predict.py's code path (on ``--engine``) against the bare PyTorch
+float32 forward of the encoder over exactly the same subword windows at the same batch size (what the
+engine is measured against), and peak RSS.
 
     python utils/benchmark.py                                  # shipped default model, generated input
     python utils/benchmark.py --model_path M --input_file talk.txt --long_words 20000
@@ -10,6 +11,7 @@ words) plus one very long line, so both batching and windowing are exercised. Th
 API in one process; ``utils/benchmark_cli.py`` measures ``predict.py`` as a process (start-up, memory).
 ``--stages`` adds where the end-to-end time goes: reading the lines, tokenising, the model (the encoder
 alone is the floor), decoding, writing. ``--threads 1`` against the default shows how the encoder scales.
+``bare_encoder_seconds`` is the bare forward ``benchmark_cli.py`` compares ``predict.py`` with too.
 """
 import os
 import random
@@ -18,10 +20,6 @@ import sys
 import time
 from dataclasses import dataclass
 
-import torch
-
-from gector_punct.encoders.runtime import autocast
-from gector_punct.model.windows import WindowedBatcher
 from gector_punct.options.flags import FlagParser, add_flags, flag
 from gector_punct.prediction.loading import load_punctuator
 from gector_punct.prediction.punctuator import Punctuator
@@ -71,61 +69,82 @@ def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
     return times
 
 
+def bare_encoder_seconds(models: list[str], lines: list[str], batch_size: int, device: str | None,
+                         max_len: int | None = None) -> float:
+    """The PyTorch float32 encoder alone over the windows prediction makes of these lines (tokenised beforehand,
+    on the device beforehand, under prediction's autocast); for an ensemble folder, the sum over its members'."""
+    import torch
+
+    from gector_punct.encoders.runtime import autocast, pick_device
+    from gector_punct.model.config import model_folders
+    from gector_punct.model.tagger import Seq2Labels
+    from gector_punct.model.windows import WindowedBatcher
+
+    total, where = 0.0, pick_device(device)
+    for folder in model_folders(models):
+        model = Seq2Labels.load(folder, light=True).to(where).eval()
+        windows = model.text_encoder(max_len).encode_lines([line.split() for line in lines])
+        batches = [{k: batch[k].to(where) for k in ("input_ids", "attention_mask")}
+                   for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
+        with torch.inference_mode(), autocast(where):
+            model.encoder(**batches[0])  # warm-up
+            if where.type == "cuda":
+                torch.cuda.synchronize()
+            started = time.perf_counter()
+            for batch in batches:
+                model.encoder(**batch)
+            if where.type == "cuda":
+                torch.cuda.synchronize()
+            total += time.perf_counter() - started
+    return total
+
+
 @dataclass(kw_only=True)
 class BenchmarkFlags(PredictionSettings):
     input_file: str | None = flag(None, "text to run on", default_text="generated ASR-like text")
     lines: int = flag(2000, "generated lines of 5-120 words", min=1)
     long_words: int = flag(20000, "words of the one long generated line", min=0)
-    threads: int | None = flag(None, "torch CPU threads", min=1, default_text="torch's choice")
-    quantize: bool = flag(False, "measure the dynamic-int8 encoder (CPU; not offered by predict.py: it costs 2+ F1 "
-                                 "points)")
+    threads: int | None = flag(None, "the engine's CPU threads", min=1, default_text="its choice")
+    quantize: bool = flag(False, "measure the torch engine's dynamic-int8 encoder (CPU; not offered by predict.py: "
+                                 "it costs 2+ F1 points; the onnx engine's int8 is --precision int8)")
     stages: bool = flag(False, "also print the seconds of each stage of predict")
 
 
 def main(argv=None) -> int:
     p = FlagParser(__doc__)
     add_flags(p, BenchmarkFlags, skip=PredictionSettings.field_names())
-    add_flags(p, PredictionSettings, only=("model_path", "batch_size", "max_len", "device"))
+    add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size", "max_len", "device"))
     args = p.settings(BenchmarkFlags, p.parse_args(argv))
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    if args.quantize and args.engine != "torch":
+        p.error("--quantize is the torch engine's dynamic int8: add --engine torch (onnx: --precision int8)")
     if args.input_file:
         lines = [line for _, line in read_lines(args.input_file)]
     else:
         lines = generated_lines(args.lines, args.long_words, 1)
     n_words = sum(len(line.split()) for line in lines)
-    punctuator = load_punctuator(args, quantize=args.quantize)
+    punctuator = load_punctuator(args, quantize=args.quantize, threads=args.threads)
     punctuator.predict(lines[:50])  # warm-up
-
     started = time.perf_counter()
     out = punctuator.predict(lines)
     end_to_end = time.perf_counter() - started
     assert len(out) == len(lines)
-
-    model, encoder = punctuator.models[0], punctuator.encoders[0]
+    bare = bare_encoder_seconds(model_paths(args.model_path, args.tasks), lines, args.batch_size,
+                                args.device if args.engine == "torch" else "cpu", args.max_len)
+    encoder = punctuator.encoders[0]
     windows = encoder.encode_lines([line.split() for line in lines])
-    batches = [batch for _, batch in WindowedBatcher(windows, args.batch_size, pad_id=model.pad_id)]
-    started = time.perf_counter()
-    with torch.inference_mode(), autocast(punctuator.device):
-        for batch in batches:
-            model.encoder(input_ids=batch["input_ids"].to(punctuator.device),
-                          attention_mask=batch["attention_mask"].to(punctuator.device))
-    if punctuator.device.type == "cuda":
-        torch.cuda.synchronize()
-    bare = time.perf_counter() - started
-
     tokens = sum(len(w.input_ids) for w in windows)
     unwindowed = sum(len(p) for line in encoder.word_pieces([line.split() for line in lines]) for p in line)
     extra = (tokens - unwindowed - len(windows) * (len(encoder.prefix) + len(encoder.suffix))) / max(1, unwindowed)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    model_names = " ".join(model_paths(args.model_path, args.tasks))
-    print(f"device: {punctuator.device}, torch threads: {torch.get_num_threads()}, model: {model_names}")
+    models = model_paths(args.model_path, args.tasks)
+    print(f"engine: {punctuator.engine}, device: {punctuator.device}, model: {' '.join(models)}, "
+          f"load {os.getloadavg()[0]:.2f}")
     print(f"input: {len(lines)} lines, {n_words} words, {len(windows)} windows, {tokens} encoder tokens "
           f"(windowing overlap adds {100 * extra:.1f}% subwords)")
     print(f"end-to-end predict: {n_words / end_to_end:,.0f} words/s ({end_to_end:.1f} s)")
-    print(f"bare encoder floor: {n_words / bare:,.0f} words/s ({bare:.1f} s)")
-    print(f"ratio end-to-end / floor: {bare / end_to_end:.2f}")
-    print(f"peak RSS: {rss_mb:,.0f} MB")
+    print(f"bare PyTorch float32 encoder: {n_words / bare:,.0f} words/s ({bare:.1f} s)")
+    print(f"ratio bare encoder / end-to-end: {bare / end_to_end:.2f}")
+    print(f"peak RSS (both engines in this process): {rss_mb:,.0f} MB")
     if args.stages:
         for name, seconds in stage_seconds(punctuator, lines).items():
             print(f"  {name}: {seconds:.2f} s")

@@ -68,6 +68,7 @@ def busy_cores(n: int, nice: int):
 @dataclass(kw_only=True)
 class StreamingFlags(Settings):
     model_path: list[str] | None = reused(PredictionSettings, "model_path")
+    engine: str = reused(PredictionSettings, "engine")
     dev_set: str = flag(help="preprocessed dev file (e.g. TED dev2012's last 10%)")
     lines: int = flag(150, "dev lines to stream, each one utterance", min=1)
     lookahead: list[int] = flag([0, 2, 4, 8, 16], "look-ahead values K to measure", min=0)
@@ -79,7 +80,7 @@ def main(argv=None) -> int:
     p = FlagParser(__doc__)
     add_flags(p, StreamingFlags)
     args = p.settings(StreamingFlags, p.parse_args(argv))
-    punctuator = Punctuator.load(args.model_path, device="cpu")
+    punctuator = Punctuator.load(args.model_path, device="cpu", engine=args.engine)
     instances = DatasetReader().read(args.dev_set)[: args.lines]
     tags = punctuator.predict_tags([i.words for i in instances])
     full = f1_of(instances, [written_words(i.words, line) for i, line in zip(instances, tags)])

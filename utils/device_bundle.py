@@ -25,7 +25,7 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
-from gector_punct.model.base_encoder import STAND_IN
+from gector_punct.encoders.cache import STAND_IN
 from gector_punct.encoders.registry import ENCODER_PACKAGES, resolve_encoder
 from gector_punct.encoders.plain_torch import load_pretrained_encoder
 from gector_punct.model.storage import base_fingerprint

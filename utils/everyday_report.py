@@ -92,6 +92,8 @@ class EverydayFlags(Settings):
                                   "stdout, instead of text)", bare="-")
     show_failures: bool = flag(False, "print each failing line: its input, the output and what it violated")
     fragments: bool = reused(PredictionSettings, "fragments")
+    engine: str = reused(PredictionSettings, "engine")
+    precision: str | None = reused(PredictionSettings, "precision")
     device: str | None = reused(PredictionSettings, "device")
     batch_size: int = reused(PredictionSettings, "batch_size")
 
@@ -105,8 +107,10 @@ def parse_args(argv=None) -> EverydayFlags:
 def main(argv=None) -> int:
     args = parse_args(argv)
     records = read_records(args.file)
+    options = {"precision": args.precision} if args.engine == "onnx" else {}
     outputs = restore_records(records, args.model_path, args.switch_model, args.multilingual_model,
-                              device=args.device, batch_size=args.batch_size, fragments=args.fragments)
+                              device=args.device, batch_size=args.batch_size, fragments=args.fragments,
+                              engine=args.engine, **options)
     summary = summarise(records, outputs)
     summary["models"] = {"english": args.model_path, "switch": args.switch_model,
                          "multilingual": args.multilingual_model, "fragments": args.fragments}

@@ -141,7 +141,10 @@ class ReportFlags(Settings):
     truecase: bool = flag(False, "also score the truecase package's casing (baseline)")
     batch_size: int = reused(PredictionSettings, "batch_size")
     json: str | None = flag(None, "also write all figures to this JSON file")
-    quantize: bool = flag(False, "score the dynamic-int8 encoder (what int8 costs in F1)")
+    engine: str = reused(PredictionSettings, "engine")
+    precision: str | None = reused(PredictionSettings, "precision")
+    quantize: bool = flag(False, "score the torch engine's dynamic-int8 encoder (with --engine torch; what it costs "
+                                 "in F1)")
     extra_dev: list[str] = flag([], "more preprocessed dev files to score and check for consistency, each line on "
                                     "its own, as NAME=PATH items (e.g. whole-utterance lines: "
                                     "ted_whole=work/default_en/ted_whole.dev.tagged)", allow_empty=True)
@@ -164,7 +167,10 @@ def main(argv=None) -> int:
         p.error("--extra_dev takes NAME=PATH items")
     if args.quantize and args.tune:
         p.error("--tune stores decoding defaults for the float model; run it without --quantize")
-    punctuator = Punctuator.load(models, batch_size=args.batch_size, quantize=args.quantize)
+    if args.quantize and args.engine != "torch":
+        p.error("--quantize is the torch engine's dynamic int8: add --engine torch (onnx: --precision int8)")
+    punctuator = Punctuator.load(models, batch_size=args.batch_size, engine=args.engine, precision=args.precision,
+                                 quantize=args.quantize)
     dev = DevSets(punctuator, args.ted_dev, args.cased_dev)
     results: dict = {"model": models}
     decode = punctuator.decode_config

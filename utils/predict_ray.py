@@ -5,7 +5,7 @@ restored into a new field (jsonl). docs/scale.md: clusters, GPUs, resuming, capa
 
     python utils/predict_ray.py --input_dir captions/ --output_dir restored/            # a local Ray, all cores
     python utils/predict_ray.py --input_dir in/ --output_dir out/ --address HEAD:6379   # join a cluster
-    python utils/predict_ray.py --input_dir in/ --output_dir out/ --num_gpus_per_actor 1 --batch_size 128
+    python utils/predict_ray.py --input_dir in/ --output_dir out/ --num_gpus_per_actor 1 --engine torch --batch_size 128
     python utils/predict_ray.py --input_dir in/ --output_dir out/ --format jsonl --text_field text
 
 The files are read on this machine, cut into predict.py's chunks (--chunk_words), restored by a pool of
@@ -44,9 +44,9 @@ class RayCommand(PredictionSettings):
                                 default_text="all of this machine's")
     num_actors: int | None = flag(None, "model copies restoring chunks at once", min=1,
                                   default_text="as many as the cluster's CPUs hold, or its GPUs when actors take GPUs")
-    num_cpus_per_actor: int = flag(1, "CPU cores each actor reserves and runs torch threads on", min=1)
+    num_cpus_per_actor: int = flag(1, "CPU cores each actor reserves and runs the engine's threads on", min=1)
     num_gpus_per_actor: float = flag(0.0, "GPUs each actor reserves (0.5: two actors share one); above 0 the "
-                                          "model runs on CUDA, else on the CPU", min=0)
+                                          "model runs on CUDA, with --engine torch, else on the CPU", min=0)
     format: str = flag("plain", "plain: one text per line, written as predict.py writes it; jsonl: one JSON object "
                                 "per line, its --text_field restored into --output_field", choices=FORMATS)
     text_field: str = flag("text", "jsonl: the field holding the text")
@@ -76,6 +76,8 @@ def parse_args(argv=None) -> RayCommand:
         p.error(f"--model_path: {missing_model_hint(missing[0])}")
     if args.address and args.num_cpus:
         p.error("--num_cpus is for a local Ray: a cluster's CPUs are those its nodes were started with")
+    if args.num_gpus_per_actor > 0 and args.engine != "torch":
+        p.error("--num_gpus_per_actor runs the model on CUDA, which the onnx engine does not: add --engine torch")
     return args
 
 

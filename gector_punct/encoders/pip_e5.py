@@ -17,7 +17,6 @@ import shutil
 import struct
 
 import numpy as np
-import torch
 
 from gector_punct.encoders.cache import built_folder
 
@@ -87,6 +86,7 @@ def read_e5s1(data: bytes) -> tuple[dict, dict]:
 
 def convert(weights_path: str, tokenizer_path: str, out: str) -> None:
     """Write a BertModel folder (config.json, model.safetensors, tokenizer) from the E5S1 file."""
+    import torch  # only to write the folder: finding it (``e5_folder``) imports no torch
     from safetensors.torch import save_file
     from transformers import BertConfig
 

@@ -3,18 +3,24 @@ transformers' console noise.
 
 One policy for training and prediction alike: a device named by the user, else CUDA when there is one;
 on CUDA the forward pass runs under autocast in bfloat16 where the GPU supports it, else float16 (whose
-gradients then need loss scaling, ``grad_scaler``); on the CPU in float32, no autocast.
+gradients then need loss scaling, ``grad_scaler``); on the CPU in float32, no autocast. Importing this module
+imports no torch (``trim_heap`` and ``mmap_large_buffers`` serve the onnx engine too); the functions on
+devices import it.
 """
 from __future__ import annotations
 
 import contextlib
 import ctypes
+from typing import TYPE_CHECKING
 
-import torch
+if TYPE_CHECKING:
+    import torch
 
 
 def pick_device(name: str | None = None) -> torch.device:
     """The named device (ValueError if this torch cannot use it), else CUDA when there is one, else the CPU."""
+    import torch
+
     if not name:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     try:
@@ -28,18 +34,24 @@ def pick_device(name: str | None = None) -> torch.device:
 
 def amp_dtype(device: torch.device) -> torch.dtype | None:
     """The autocast dtype on this device, or None (no autocast)."""
+    import torch
+
     if device.type != "cuda":
         return None
     return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
 
 
 def autocast(device: torch.device):
+    import torch
+
     dtype = amp_dtype(device)
     return torch.autocast(device.type, dtype=dtype) if dtype is not None else contextlib.nullcontext()
 
 
 def grad_scaler(device: torch.device) -> torch.amp.GradScaler | None:
     """A loss scaler where autocast runs in float16 (its small range underflows gradients), else None."""
+    import torch
+
     return torch.amp.GradScaler("cuda") if amp_dtype(device) == torch.float16 else None
 
 
@@ -54,6 +66,8 @@ SMALL_BATCH_TOKENS = 512
 @contextlib.contextmanager
 def threads_for(tokens: int, device: torch.device):
     """Within: torch's intra-op threads for a CPU batch of ``tokens`` subwords (one for a small batch)."""
+    import torch
+
     before = torch.get_num_threads()
     if device.type != "cpu" or tokens > SMALL_BATCH_TOKENS or before == 1:
         yield

@@ -2,24 +2,20 @@
 loaded over the encoder it was written over, the embedding table's size rule, and which layers are "top".
 
 ``encoder_for(config, pretrained, light)`` -> the encoder module; ``installed_fingerprint(config, encoder)`` ->
-the fingerprint of the installed pretrained encoder (remembered in the cache folder, ``remembered_fingerprint``);
+the fingerprint of the installed pretrained encoder (remembered in the cache folder, ``encoders.cache``);
 ``checked_base(folder, config, storage, encoder)`` -> the
 same, or ``ModelFolderError`` when the folder recorded another;
 ``fit_embeddings(encoder, tokenizer)``; ``in_top_layers(name, encoder, k)``.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-from collections.abc import Callable
 
 from torch import nn
 
 from gector_punct.model.config import ModelConfig, ModelFolderError, WeightStorage
-from gector_punct.encoders.cache import cache_root
+from gector_punct.encoders.cache import remembered_fingerprint, stand_in_fingerprint
 from gector_punct.encoders.registry import resolve_encoder
-from gector_punct.text.files import atomic_write
 from gector_punct.encoders.plain_torch import build_encoder, load_pretrained_encoder
 from gector_punct.encoders.runtime import quiet_transformers
 from gector_punct.model.storage import base_fingerprint
@@ -49,48 +45,14 @@ def encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module
     return AutoModel.from_config(AutoConfig.for_model(**config.encoder_config))
 
 
-STAND_IN = "stand_in.json"  # in an encoder folder rebuilt from a compact copy (utils/device_bundle.py)
-
-
 def installed_fingerprint(config: ModelConfig, encoder: nn.Module) -> str:
     """The fingerprint of the installed pretrained encoder (as loaded, before any resizing). A folder with a
     ``stand_in.json`` is a compact copy of an encoder carried to another machine (float16, int8 embeddings:
     close, not equal): it answers for the encoder it was made from, whose fingerprint the file records, so
     the models trained over it are stored, and checked here, against the real one."""
     folder = resolve_encoder(config.transformer_model)
-    path = os.path.join(folder, STAND_IN)
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)["base_fingerprint"]
-    return remembered_fingerprint(os.path.join(folder, "model.safetensors"),
-                                  lambda: base_fingerprint(encoder.state_dict()))
-
-
-def remembered_fingerprint(weights: str, compute: Callable[[], str]) -> str:
-    """``compute()``, the fingerprint of the encoder loaded from the file ``weights``, remembered in
-    ``<cache>/fingerprints/`` under the file's real path, size and modification time (hashing all-mpnet-base-v2
-    takes longer than the rest of loading it), and computed again whenever one of them changes. A
-    ``weights`` that is no file (a hub name) is not remembered, nor where the cache cannot be written."""
-    if not os.path.isfile(weights):
-        return compute()
-    weights = os.path.realpath(weights)
-    stat = os.stat(weights)
-    key = {"file": weights, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    record = os.path.join(cache_root(), "fingerprints", hashlib.sha256(weights.encode()).hexdigest()[:32] + ".json")
-    try:
-        with open(record, encoding="utf-8") as f:
-            known = json.load(f)
-        if {k: known.get(k) for k in key} == key:
-            return known["base_fingerprint"]
-    except (OSError, ValueError, KeyError):
-        pass
-    found = compute()
-    try:
-        with atomic_write(record) as f:
-            json.dump({**key, "base_fingerprint": found}, f)
-    except OSError:
-        pass
-    return found
+    return stand_in_fingerprint(folder) or remembered_fingerprint(os.path.join(folder, "model.safetensors"),
+                                                                  lambda: base_fingerprint(encoder.state_dict()))
 
 
 def checked_base(directory: str, config: ModelConfig, storage: WeightStorage, encoder: nn.Module) -> str:

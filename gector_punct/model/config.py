@@ -3,8 +3,8 @@
 ``ModelConfig`` (every setting of a tagger) with ``DecodeConfig`` (its decoding defaults) are saved flat in a
 model folder's ``config.json`` (``AcousticConfig``, an audio model's acoustic part, as one nested object)
 together with how the folder stores its weights (``WeightStorage``); ``read_config(folder) -> (ModelConfig,
-WeightStorage)``, ``write_config`` and ``store_decode_defaults`` are the only readers and writers of that
-file. A folder that cannot be read raises ``ModelFolderError``, naming it.
+WeightStorage)``, ``write_config``, ``store_decode_defaults`` and ``store_engine_precision`` are the only
+readers and writers of that file. A folder that cannot be read raises ``ModelFolderError``, naming it.
 An ensemble folder holds ``ensemble.json`` instead (``EnsembleConfig``: member model folders, relative to it,
 and the ensemble's own decoding defaults); ``model_folders(paths)`` expands ensemble folders into their members.
 """
@@ -15,13 +15,15 @@ import os
 from dataclasses import asdict, dataclass, field, fields, replace
 
 from gector_punct.audio.config import AcousticConfig
-from gector_punct.encoders.registry import DEFAULT_ENCODER
+from gector_punct.encoders.registry import DEFAULT_ENCODER, resolve_encoder
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tasks import TASKS
 
 FORMAT = "gector-punct/1"
+ENGINE_PRECISIONS = ("float32", "int8")  # of the ONNX engine's graph (``ModelConfig.engine_precision``)
 ENSEMBLE_FORMAT = "gector-punct-ensemble/1"
 ENSEMBLE_FILE = "ensemble.json"
+WEIGHTS = "model.safetensors"  # a model folder's weights file
 
 
 class ModelFolderError(ValueError):
@@ -90,7 +92,10 @@ class ModelConfig:
     line start, no mark, pause, sentence end), gold in training and as decoded at prediction, so case
     follows the punctuation; it may be switched on for a trained model (it starts as a no-op), not off.
     ``switches``: the tasks (``tasks.TASKS``) the tagger has a switching token for, read at the start of
-    every window (seed 001); they may be given to a trained model that has none (``--init_model``)."""
+    every window (seed 001); they may be given to a trained model that has none (``--init_model``).
+    ``engine_precision``: the precision the ONNX engine runs the model in (``ENGINE_PRECISIONS``): ``int8``
+    (dynamic int8 weights) where that keeps the model's dev F1 (docs/speed.md says how it is chosen), else
+    ``float32``; the torch engine always runs float32."""
 
     transformer_model: str = DEFAULT_ENCODER
     encoder_config: dict | None = None
@@ -104,6 +109,7 @@ class ModelConfig:
     acoustic: AcousticConfig | None = None
     case_context: bool = False
     switches: tuple[str, ...] = ()
+    engine_precision: str = "float32"
     decode: DecodeConfig = field(default_factory=DecodeConfig)
 
     def __post_init__(self):
@@ -113,9 +119,13 @@ class ModelConfig:
         unknown = [s for s in self.switches if s not in TASKS]
         if unknown or len(set(self.switches)) != len(self.switches):
             raise ValueError(f"switches {list(self.switches)}: each one of {', '.join(TASKS)}, once")
+        if self.engine_precision not in ENGINE_PRECISIONS:
+            raise ValueError(f"engine_precision {self.engine_precision!r}: one of {', '.join(ENGINE_PRECISIONS)}")
 
-    ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype")
+    ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype",
+                  "engine_precision")
     ADDABLE = ("acoustic", "case_context", "switches")  # a trained model lacking the part may be given it
+    CHOSEN_AFTER_TRAINING = ("engine_precision",)  # by dev figures on the trained model (store_engine_precision)
 
     def to_json(self) -> dict:
         values = asdict(self)
@@ -156,6 +166,25 @@ def read_config(directory: str) -> tuple[ModelConfig, WeightStorage]:
     return ModelConfig.from_json(raw, path), storage
 
 
+def model_directory(directory: str) -> str:
+    """The model folder at ``directory``: the folder itself, or a training folder's ``best/``."""
+    if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
+        return os.path.join(directory, "best")
+    return directory
+
+
+def tokenizer_folder(directory: str, config: ModelConfig, storage: WeightStorage, vocab_path: str | None = None) -> str:
+    """The tokenizer folder of a model folder, every part the folder needs checked first (``ModelFolderError``
+    naming a missing one): its own ``tokenizer/``, or the base encoder's for a low-rank folder that left it
+    out (``Seq2Labels.save(base_tokenizer=True)``); ``model.safetensors``; ``vocabulary/`` unless
+    ``vocab_path`` stands in for it."""
+    own_tokenizer = os.path.exists(os.path.join(directory, "tokenizer")) or not storage.lowrank
+    for part in (("tokenizer",) if own_tokenizer else ()) + (WEIGHTS,) + (() if vocab_path else ("vocabulary",)):
+        if not os.path.exists(os.path.join(directory, part)):
+            raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
+    return os.path.join(directory, "tokenizer") if own_tokenizer else resolve_encoder(config.transformer_model)
+
+
 def write_config(directory: str, config: ModelConfig, storage: WeightStorage) -> None:
     """The settings and storage facts as ``directory``'s config.json (atomically); ``encoder_config`` without
     transformers' ``_name_or_path`` (the folder the encoder was read from on the machine that wrote it)."""
@@ -174,6 +203,13 @@ def store_decode_defaults(directory: str, decode: DecodeConfig) -> None:
         return
     config, storage = read_config(directory)
     write_config(directory, replace(config, decode=decode), storage)
+
+
+def store_engine_precision(directory: str, precision: str) -> None:
+    """Make ``precision`` (``ENGINE_PRECISIONS``) the ONNX engine's precision of a model folder (its
+    config.json, rewritten atomically)."""
+    config, storage = read_config(directory)
+    write_config(directory, replace(config, engine_precision=precision), storage)
 
 
 @dataclass(frozen=True)

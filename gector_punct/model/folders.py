@@ -27,10 +27,11 @@ import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
-from gector_punct.encoders.plain_torch import LightTokenizer, light_encoder_possible
-from gector_punct.encoders.registry import resolve_encoder
+from gector_punct.encoders.plain_torch import light_encoder_possible
+from gector_punct.encoders.tokenizer import LightTokenizer
 from gector_punct.model.base_encoder import checked_base, encoder_for, fit_embeddings
-from gector_punct.model.config import ModelFolderError, WeightStorage, read_config, write_config
+from gector_punct.model.config import (WEIGHTS, ModelFolderError, WeightStorage, model_directory, read_config,
+                                       tokenizer_folder, write_config)
 from gector_punct.model.storage import base_fingerprint, expand_lowrank, lowrank_state
 from gector_punct.model.vocabulary import Vocabulary
 from gector_punct.model.windows import load_tokenizer
@@ -38,8 +39,6 @@ from gector_punct.text.files import replace_dir, temporary_dir
 
 if TYPE_CHECKING:
     from gector_punct.model.tagger import Seq2Labels
-
-WEIGHTS = "model.safetensors"
 
 
 def save(model: Seq2Labels, directory: str, store_dtype: str | None = None, lowrank: int | None = None,
@@ -77,8 +76,7 @@ def load(build: Callable[..., Seq2Labels], directory: str, vocab_path: str | Non
          device: str | torch.device = "cpu", light: bool = False) -> Seq2Labels:
     """``light``: for prediction only, the encoder and its tokenizer without transformers where
     ``encoders.plain_torch`` has them (BERT, MPNet)."""
-    if not os.path.exists(os.path.join(directory, "config.json")) and os.path.isdir(os.path.join(directory, "best")):
-        directory = os.path.join(directory, "best")
+    directory = model_directory(directory)
     try:
         model = _assemble(build, directory, vocab_path, light)
     except ModelFolderError:
@@ -96,12 +94,7 @@ def stored_elsewhere(model: Seq2Labels, key: str) -> bool:
 
 def _assemble(build: Callable[..., Seq2Labels], directory: str, vocab_path: str | None, light: bool) -> Seq2Labels:
     config, storage = read_config(directory)
-    # A low-rank folder may leave the tokenizer to its base encoder (``save(base_tokenizer=True)``).
-    own_tokenizer = os.path.exists(os.path.join(directory, "tokenizer")) or not storage.lowrank
-    for part in (("tokenizer",) if own_tokenizer else ()) + (WEIGHTS,) + (() if vocab_path else ("vocabulary",)):
-        if not os.path.exists(os.path.join(directory, part)):
-            raise ModelFolderError(f"{os.path.join(directory, part)}: missing (not a complete model folder)")
-    tokenizer_dir = os.path.join(directory, "tokenizer") if own_tokenizer else resolve_encoder(config.transformer_model)
+    tokenizer_dir = tokenizer_folder(directory, config, storage, vocab_path)
     light = light and light_encoder_possible(config.encoder_config or {}, tokenizer_dir)
     encoder = encoder_for(config, pretrained=storage.partial, light=light)
     fingerprint = checked_base(directory, config, storage, encoder) if storage.partial else None

@@ -83,8 +83,7 @@ class Seq2Labels(nn.Module):
 
     def text_encoder(self, max_len: int | None = None) -> TextEncoder:
         """Words -> windows as this model reads them (``max_len`` overrides the model's window size)."""
-        c = self.config
-        return TextEncoder(self.tokenizer, max_len or c.max_len, c.pieces_per_token, c.window_overlap, len(c.switches))
+        return TextEncoder.of_model(self.tokenizer, self.config, max_len)
 
     def input_embedding_key(self) -> str:
         """The state-dict key of the encoder's word-embedding table (its name differs between encoders)."""
@@ -94,7 +93,7 @@ class Seq2Labels(nn.Module):
     @property
     def tasks(self) -> frozenset[str]:
         """The tasks this tagger can be asked for: ``punc``, and ``disf`` when it has the ``$DELETE`` label."""
-        return frozenset({"punc", "disf"} if DELETE in self.vocab.tokens(PUNCT_HEAD.namespace) else {"punc"})
+        return self.vocab.tasks
 
     @property
     def pad_id(self) -> int:

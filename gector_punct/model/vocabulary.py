@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from gector_punct.text.files import atomic_write, read_all_lines
-from gector_punct.text.tags import CASE_UNKNOWN, KEEP, Tag
+from gector_punct.text.tags import CASE_UNKNOWN, DELETE, KEEP, Tag
 
 IGNORE = -100
 KEPT = -2  # punctuation target of a word that stays while the punc task is off: any label but $DELETE
@@ -99,6 +99,12 @@ class Vocabulary:
         else:
             detect = self.index(DETECT_HEAD.namespace, "CORRECT")
         return label, case, detect
+
+    @property
+    def tasks(self) -> frozenset[str]:
+        """The tasks a tagger with these labels can be asked for: ``punc``, and ``disf`` when the punctuation
+        head has ``$DELETE``."""
+        return frozenset({"punc", "disf"} if DELETE in self.tokens(PUNCT_HEAD.namespace) else {"punc"})
 
     def save(self, directory: str) -> None:
         os.makedirs(directory, exist_ok=True)

@@ -13,27 +13,37 @@
   Only owners' predictions (and losses) count, so nothing is seen twice.
   With ``n_switches`` (a model with switching tokens) that many placeholder slots follow the special
   prefix, at ``switch_offset``; ``encode_lines(lines, switches)`` records the states on every window.
-* ``collate(windows, pad_id, labels)``: some windows -> one padded tensor batch (training takes its own
-  batches); ``WindowedBatcher``: all windows -> length-sorted batches of them (prediction).
+* ``collate_arrays(windows, pad_id, labels)``: some windows -> one padded batch of numpy arrays (what the
+  ONNX engine runs on); ``collate``: the same batch as torch tensors (training takes its own batches, the
+  torch engine these). ``WindowedBatcher``: all windows -> length-sorted batches of them (prediction), as
+  arrays (``arrays()``) or tensors (iterating).
+
+Importing this module imports no torch: only ``collate`` (and iterating a ``WindowedBatcher``) does.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import torch
+import numpy as np
 
 from gector_punct.encoders.registry import resolve_encoder
-from gector_punct.encoders.runtime import quiet_transformers
+from gector_punct.model.config import ModelConfig
 from gector_punct.text.sentences import undotted
 from gector_punct.text.tags import START_CONTEXT
 from gector_punct.text.units import is_continuous
 from gector_punct.model.vocabulary import HEADS, IGNORE, WordLabels
 
+if TYPE_CHECKING:
+    import torch
+
 START_TOKEN = "$START"
 def load_tokenizer(name_or_path: str, special_tokens_fix: int = 0):
     """A fast tokenizer that accepts pre-split words; ``special_tokens_fix`` adds ``$START``."""
     from transformers import AutoTokenizer
+
+    from gector_punct.encoders.runtime import quiet_transformers
 
     quiet_transformers()
     path = resolve_encoder(name_or_path)
@@ -145,6 +155,12 @@ class TextEncoder:
             raise ValueError(f"max_len {max_len} leaves no room for a word of {pieces_per_token} subwords")
         self.overlap = self.budget // 8 if window_overlap is None else window_overlap
 
+    @classmethod
+    def of_model(cls, tokenizer, config: ModelConfig, max_len: int | None = None) -> TextEncoder:
+        """Words -> windows as a model of ``config`` reads them (``max_len`` overrides its window size)."""
+        return cls(tokenizer, max_len or config.max_len, config.pieces_per_token, config.window_overlap,
+                   len(config.switches))
+
     def word_pieces(self, lines: list[list[str]]) -> list[list[list[int]]]:
         """Subword ids per word per line, one tokenizer call for the whole batch of lines.
 
@@ -210,39 +226,48 @@ class TextEncoder:
         return windows
 
 
-def collate(windows: list[Window], pad_id: int = 0, labels: list[list[WordLabels]] | None = None
-            ) -> dict[str, torch.Tensor]:
-    """Padded tensors of these windows: ``input_ids``, ``attention_mask``, ``word_starts``, ``word_mask``
-    (padded words are False) and, with ``labels`` (per window, per word: its ``vocabulary.WordLabels``), each
-    head's ``target_key`` tensor, IGNORE where the window does not own the word, and ``prev_mark``: the mark
-    context of each word's predecessor in the window (``start`` for the window's first word). Windows with switching tokens add ``switches``
-    (windows x switches: each token's state)."""
+def collate_arrays(windows: list[Window], pad_id: int = 0, labels: list[list[WordLabels]] | None = None
+                   ) -> dict[str, np.ndarray]:
+    """Padded arrays of these windows: ``input_ids``, ``attention_mask``, ``word_starts`` (int64),
+    ``word_mask`` (bool; padded words are False) and, with ``labels`` (per window, per word: its
+    ``vocabulary.WordLabels``), each head's ``target_key`` array, IGNORE where the window does not own the
+    word, and ``prev_mark``: the mark context of each word's predecessor in the window (``start`` for the
+    window's first word). Windows with switching tokens add ``switches`` (windows x switches: each token's
+    state)."""
     n_tok = max(len(w.input_ids) for w in windows)
     n_words = max(len(w.word_starts) for w in windows)
-    input_ids = torch.full((len(windows), n_tok), pad_id, dtype=torch.long)
-    attention = torch.zeros((len(windows), n_tok), dtype=torch.long)
-    starts = torch.zeros((len(windows), n_words), dtype=torch.long)
-    word_mask = torch.zeros((len(windows), n_words), dtype=torch.bool)
+    input_ids = np.full((len(windows), n_tok), pad_id, dtype=np.int64)
+    attention = np.zeros((len(windows), n_tok), dtype=np.int64)
+    starts = np.zeros((len(windows), n_words), dtype=np.int64)
+    word_mask = np.zeros((len(windows), n_words), dtype=bool)
     for row, w in enumerate(windows):
-        input_ids[row, : len(w.input_ids)] = torch.tensor(w.input_ids)
+        input_ids[row, : len(w.input_ids)] = w.input_ids
         attention[row, : len(w.input_ids)] = 1
-        starts[row, : len(w.word_starts)] = torch.tensor(w.word_starts)
+        starts[row, : len(w.word_starts)] = w.word_starts
         word_mask[row, : len(w.word_starts)] = True
     out = {"input_ids": input_ids, "attention_mask": attention, "word_starts": starts, "word_mask": word_mask}
     if windows[0].switches:
-        out["switches"] = torch.tensor([w.switches for w in windows], dtype=torch.long)
+        out["switches"] = np.array([w.switches for w in windows], dtype=np.int64)
     if labels is not None:
-        target = torch.full((len(windows), n_words, len(HEADS)), IGNORE, dtype=torch.long)
+        target = np.full((len(windows), n_words, len(HEADS)), IGNORE, dtype=np.int64)
         for row, (w, window_labels) in enumerate(zip(windows, labels)):
             owned = [j for j, is_owner in enumerate(w.owned) if is_owner]
             if owned:
-                target[row, owned] = torch.tensor([window_labels[j].heads for j in owned], dtype=torch.long)
-        prev_mark = torch.full((len(windows), n_words), START_CONTEXT, dtype=torch.long)
+                target[row, owned] = [window_labels[j].heads for j in owned]
+        prev_mark = np.full((len(windows), n_words), START_CONTEXT, dtype=np.int64)
         for row, window_labels in enumerate(labels):
             if len(window_labels) > 1:
-                prev_mark[row, 1: len(window_labels)] = torch.tensor([lab.next_context for lab in window_labels[:-1]])
+                prev_mark[row, 1: len(window_labels)] = [lab.next_context for lab in window_labels[:-1]]
         out.update({head.target_key: target[:, :, k] for k, head in enumerate(HEADS)}, prev_mark=prev_mark)
     return out
+
+
+def collate(windows: list[Window], pad_id: int = 0, labels: list[list[WordLabels]] | None = None
+            ) -> dict[str, torch.Tensor]:
+    """``collate_arrays`` as torch tensors (int64 -> long, bool -> bool)."""
+    import torch
+
+    return {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in collate_arrays(windows, pad_id, labels).items()}
 
 
 class WindowedBatcher:
@@ -251,7 +276,7 @@ class WindowedBatcher:
     batch (ascending lengths left every freed buffer too small for the next).
 
     Iterating yields ``(indices, tensors)``: the positions of the batch's windows in the given list, and
-    their ``collate`` tensors."""
+    their ``collate`` tensors; ``arrays()`` yields ``(indices, arrays)``, their ``collate_arrays``."""
 
     def __init__(self, windows: list[Window], batch_size: int = 32, pad_id: int = 0):
         self.windows, self.pad_id = windows, pad_id
@@ -264,3 +289,7 @@ class WindowedBatcher:
     def __iter__(self) -> Iterator[tuple[list[int], dict[str, torch.Tensor]]]:
         for batch in self.batches:
             yield batch, collate([self.windows[i] for i in batch], self.pad_id)
+
+    def arrays(self) -> Iterator[tuple[list[int], dict[str, np.ndarray]]]:
+        for batch in self.batches:
+            yield batch, collate_arrays([self.windows[i] for i in batch], self.pad_id)

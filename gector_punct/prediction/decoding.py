@@ -15,7 +15,7 @@ of the whole line; ``line_rules`` says what each does and where ``given`` holds)
 """
 from __future__ import annotations
 
-import torch
+import numpy as np
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
@@ -25,7 +25,7 @@ from gector_punct.text.case_forms import CaseForms
 from gector_punct.text.tags import DELETE, KEEP, Tag
 from gector_punct.text.units import narrow_marks
 
-Probabilities = dict[str, torch.Tensor]  # head name -> per-word probabilities (see the module docstring)
+Probabilities = dict[str, np.ndarray]  # head name -> per-word probabilities, float32 (see the module docstring)
 NO_EDIT = {PUNCT_HEAD.name: KEEP, CASE_HEAD.name: KEEP, DETECT_HEAD.name: "CORRECT"}  # per head: "leave it"
 
 
@@ -34,7 +34,7 @@ def no_edit_probabilities(names: dict[str, list[str]], n_words: int, contexts: i
     out = {}
     for head, labels in names.items():
         shape = (n_words,) + ((contexts,) if head == CASE_HEAD.name else ()) + (len(labels),)
-        out[head] = torch.zeros(shape)
+        out[head] = np.zeros(shape, dtype=np.float32)
         out[head][..., labels.index(NO_EDIT[head])] = 1.0
     return out
 
@@ -53,7 +53,7 @@ def open_columns(names: dict[str, list[str]], tasks: frozenset[str]) -> dict[str
             for head in (PUNCT_HEAD.name, CASE_HEAD.name)}
 
 
-def likeliest(p: torch.Tensor, keep: int, bias: float, columns: list[int], threshold: float) -> torch.Tensor:
+def likeliest(p: np.ndarray, keep: int, bias: float, columns: list[int], threshold: float) -> np.ndarray:
     """Per row of ``p`` (a word, or a word in one mark context), the column of its likeliest label: ``keep``,
     its probability raised by ``bias``, or one of ``columns`` (the first of equals, as argmax takes them);
     ``keep`` where that label's score is below ``threshold`` (compared in double precision, as Python floats
@@ -68,16 +68,15 @@ def likeliest(p: torch.Tensor, keep: int, bias: float, columns: list[int], thres
     best, index = None, None
     for start, end in sorted(runs):
         if start == keep:
-            value, at = p[..., keep] + bias, torch.full(p.shape[:-1], keep)
+            value, at = p[..., keep] + np.float32(bias), np.full(p.shape[:-1], keep, dtype=np.int64)
         else:
-            value, at = p[..., start:end].max(-1)
-            at = at + start
+            value, at = p[..., start:end].max(-1), p[..., start:end].argmax(-1) + start
         if best is None:
             best, index = value, at
         else:  # an earlier column keeps a tie
             better = value > best
-            best, index = torch.where(better, value, best), torch.where(better, at, index)
-    return torch.where(best.double() >= threshold, index, keep)
+            best, index = np.where(better, value, best), np.where(better, at, index)
+    return np.where(best.astype(np.float64) >= threshold, index, keep)
 
 
 def question_opening_columns(punct_names: list[str]) -> list[int]:
@@ -92,23 +91,23 @@ def sentence_mark_columns(punct_names: list[str]) -> dict[str, list[int]]:
             for m in SENTENCE_MARKS}
 
 
-def likeliest_marks(marks: dict[str, torch.Tensor]) -> list[str]:
+def likeliest_marks(marks: dict[str, np.ndarray]) -> list[str]:
     """Per word, its likeliest sentence mark from each mark's probability (``_summed`` over its
     ``sentence_mark_columns``); the first of equals in . ? ! order."""
     sums = {mark: p.tolist() for mark, p in marks.items()}
     return [max(sums, key=lambda mark: sums[mark][k]) for k in range(len(sums["."]))]
 
 
-def _summed(p: torch.Tensor, columns: list[int]) -> torch.Tensor:
+def _summed(p: np.ndarray, columns: list[int]) -> np.ndarray:
     """Per row, the probabilities of ``columns`` added up."""
-    return p[:, columns].sum(-1) if columns else torch.zeros(len(p))
+    return p[:, columns].sum(-1) if columns else np.zeros(len(p), dtype=np.float32)
 
 
-def _row_labels(index: torch.Tensor, labels: list[str]) -> list[tuple[str, ...]]:
+def _row_labels(index: np.ndarray, labels: list[str]) -> list[tuple[str, ...]]:
     """Per row of label columns (a word's, one per mark context), the labels' names: one tuple per distinct
     row (a row read as one number in base ``len(labels)``, whose distinct values are few)."""
-    places = len(labels) ** torch.arange(index.shape[-1])
-    codes, inverse = torch.unique((index * places).sum(-1), return_inverse=True)
+    places = len(labels) ** np.arange(index.shape[-1], dtype=np.int64)
+    codes, inverse = np.unique((index * places).sum(-1), return_inverse=True)
     named = [tuple(labels[code // place % len(labels)] for place in places.tolist()) for code in codes.tolist()]
     return [named[i] for i in inverse.tolist()]
 
@@ -133,7 +132,7 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
     bounds = [0]
     for words in word_lines:
         bounds.append(bounds[-1] + len(words))
-    last = torch.tensor([end - 1 for start, end in zip(bounds, bounds[1:]) if end > start], dtype=torch.long)
+    last = np.array([end - 1 for start, end in zip(bounds, bounds[1:]) if end > start], dtype=np.int64)
     last_marks = iter(likeliest_marks({mark: sums[last] for mark, sums in marks.items()}))
     return [Evidence(labels[start:end], case_labels[start:end], error[start:end],
                      delete[start:end] if delete is not None else None, sentence_end[start:end],

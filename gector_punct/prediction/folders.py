@@ -104,15 +104,12 @@ class ChunkRestorer:
     """One model, loaded once, restoring chunk rows: ``restorer(batch) -> batch``, a batch being columns
     (``{"name": [...], "items": [...], ...}``, Ray Data's form) of chunk rows, the result those of their
     output rows, in the same order. ``settings``: the model's (``loading.load_punctuator``); ``threads``:
-    torch's intra-op threads."""
+    the engine's intra-op threads."""
 
     def __init__(self, settings: PredictionSettings, line_format: LineFormat, threads: int):
-        import torch
-
         from gector_punct.prediction.loading import load_punctuator
 
-        torch.set_num_threads(threads)
-        self.punctuator = load_punctuator(settings)
+        self.punctuator = load_punctuator(settings, threads=threads)
         self.line_format = line_format
 
     def __call__(self, batch: dict) -> dict:

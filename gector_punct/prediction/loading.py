@@ -2,7 +2,7 @@
 
 ``load_punctuator(settings)``: ``settings`` is a ``PredictionSettings``; the model is ``--model_path``'s
 (paths or shipped names) or, without one, the shipped model that can do ``--tasks`` (``shipped.model_paths``,
-as ``Punctuator.load`` chooses); the decoding thresholds that are given override the first model's own
+as ``Punctuator.load`` chooses), run by the engine ``--engine`` names; the decoding thresholds that are given override the first model's own
 defaults. A model that cannot be loaded, or does not fit the settings, raises ``ModelLoadError``, whose
 message is the one line the scripts print after ``error:``: ``cannot load model PATH: WHY``.
 """
@@ -25,17 +25,18 @@ class ModelLoadError(ValueError):
 
 
 def load_punctuator(settings: PredictionSettings, **options) -> Punctuator:
-    """The model(s) ``settings`` name, decoding with the thresholds that are given over the first model's
-    own; ``options``: more of ``Punctuator``'s (``audio_cache``, ``skip_bad_audio``, ``quantize``)."""
+    """The model(s) ``settings`` name on the engine ``settings.engine``, decoding with the thresholds that
+    are given over the first model's own; ``options``: more of ``Punctuator.load``'s (``audio_cache``,
+    ``skip_bad_audio``, ``quantize``, ``threads``)."""
     paths = model_paths(settings.model_path, settings.tasks)
     missing = [path for path in paths if not os.path.exists(path)]
     if missing:
         raise ModelLoadError(f"cannot load model {missing[0]}: {missing_model_hint(missing[0])}")
     try:
-        punctuator = Punctuator.load(paths, settings.vocab_path, iteration_count=settings.iteration_count,
-                                     batch_size=settings.batch_size, max_len=settings.max_len, tasks=settings.tasks,
-                                     device=settings.device, existing=settings.existing,
-                                     fragments=settings.fragments, **options)
+        punctuator = Punctuator.load(paths, settings.vocab_path, engine=settings.engine, precision=settings.precision,
+                                     iteration_count=settings.iteration_count, batch_size=settings.batch_size,
+                                     max_len=settings.max_len, tasks=settings.tasks, device=settings.device,
+                                     existing=settings.existing, fragments=settings.fragments, **options)
         for path, model in zip(model_folders(paths), punctuator.models):
             if settings.special_tokens_fix not in (None, model.config.special_tokens_fix):
                 raise ValueError(f"--special_tokens_fix {settings.special_tokens_fix}, but {path} was trained with "

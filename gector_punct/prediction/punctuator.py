@@ -1,7 +1,10 @@
 """Predictor: raw lines in, restored lines out. ``Punctuator.load(path).predict(["so i went ..."])``.
 
-``Punctuator(models, ...)`` takes one or more ``Seq2Labels`` (several = an ensemble: per-word probabilities
-are averaged by label name, so models with different encoders and vocabularies combine).
+``Punctuator(models, ...)`` takes one or more taggers (several = an ensemble: per-word probabilities are
+averaged by label name, so models with different encoders and vocabularies combine): ``Seq2Labels``, run
+by the torch engine, or ``engines.onnx_runtime.OnnxTagger``, run by ONNX Runtime; ``Punctuator.load``
+loads model folders for the engine asked (``engine``: ``onnx``, the default, or ``torch``;
+``engines.choice``). Importing this module, and predicting on the onnx engine, imports no torch.
 ``predict(lines) -> lines``: one output line per input line; an empty or whitespace-only line comes back
 as it is; any length works (long lines are windowed, see ``encoding``). The words themselves never change
 except in case, or vanish when the ``disf`` task is on and the model tags them ``$DELETE``.
@@ -25,26 +28,23 @@ every line given to a text-only model, is predicted from its words alone. ``audi
 features on disk; ``skip_bad_audio`` predicts a line whose audio is missing or unreadable without it
 (else ``AudioError``).
 
-``quantize=True`` (CPU only) runs the encoders' linear layers in dynamic int8 (weights int8, activations
-quantised per batch); ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize`` measure
-what it gains in speed and costs in F1 (README).
+Precision: the onnx engine runs each model in its folder's ``engine_precision`` (float32 or int8;
+``precision`` overrides it). ``quantize=True`` (torch engine, CPU only) runs the encoders' linear layers in
+torch's dynamic int8; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize`` measure
+what it gains in speed and costs in F1.
 """
 from __future__ import annotations
 
 import copy
-import warnings
 from collections.abc import Callable
 
-import torch
+import numpy as np
 
-from gector_punct.audio.waves import AudioSpec, parse_spec
-from gector_punct.model.audio_windows import AudioLines
-from gector_punct.audio.bootstrapper import text_fractions
+from gector_punct.audio.waves import AudioSpec
+from gector_punct.engines.choice import cpu_device, load_taggers, runner_for, tagger_engine
 from gector_punct.text.case_forms import CaseForms
 from gector_punct.model.config import DecodeConfig, is_ensemble, model_folders, read_ensemble
 from gector_punct.model.windows import Window, WindowedBatcher
-from gector_punct.model.tagger import Batch, Seq2Labels
-from gector_punct.encoders.runtime import autocast, pick_device, threads_for
 from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.prediction.shipped import model_paths
@@ -54,18 +54,21 @@ from gector_punct.text.units import join_units
 from gector_punct.text.tasks import parse_tasks, switch_states
 from gector_punct.model.vocabulary import CASE_HEAD, HEADS
 
+
 class Punctuator:
-    """Restores lines with one or more trained taggers. ``Punctuator.load()`` takes the shipped model;
+    """Restores lines with one or more trained taggers. ``Punctuator.load()`` takes the shipped model on the
+    onnx engine (``load``'s ``engine``, ``precision``, ``threads``; ``engine`` says which runs the first model);
     ``predict(lines) -> lines``, ``restore_words(words) -> words``, ``predict_tags(word lines) -> tags``;
     settings: ``decode`` (DecodeConfig), ``existing`` (keep | strip), ``iteration_count``, ``batch_size``,
-    ``max_len``, ``tasks``, ``device``, ``quantize``, ``audio_cache``, ``skip_bad_audio``, ``case_forms``
+    ``max_len``, ``tasks``, ``device`` (the onnx engine's: the CPU), ``quantize`` (torch engine), ``audio_cache``,
+    ``skip_bad_audio``, ``case_forms``
     (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
     ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
     recognisers emit them (``line_rules.close_utterance``: its first word starts upper-case, its last word
     ends a sentence with the mark the model likes best); with ``fragments=True`` lines are pieces of a
     stream cut anywhere, and nothing is forced at their edges (the reading of the dev sets' lines)."""
 
-    def __init__(self, models: list[Seq2Labels], decode: DecodeConfig | None = None,
+    def __init__(self, models: list, decode: DecodeConfig | None = None,
                  iteration_count: int = DEFAULTS.iteration_count, batch_size: int = DEFAULTS.batch_size,
                  max_len: int | None = None, tasks: frozenset[str] | str = DEFAULTS.tasks, device: str | None = None,
                  quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False,
@@ -76,17 +79,21 @@ class Punctuator:
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
         self.iteration_count, self.batch_size = iteration_count, batch_size
-        self.device = pick_device(device)
-        if quantize and self.device.type != "cpu":
-            raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")
-        self.encoders = []
-        for model in models:
-            model.to(self.device).eval()
-            if quantize:
-                quantize_encoder(model)
-            self.encoders.append(model.text_encoder(max_len))
+        if all(tagger_engine(model) == "onnx" for model in models):
+            self.device = cpu_device(device)
+        else:
+            from gector_punct.encoders.runtime import pick_device  # (torch)
+
+            self.device = pick_device(device)
+        self.runners = [runner_for(model, self.device, quantize) for model in models]
+        self.encoders = [model.text_encoder(max_len) for model in models]
         # The ensemble's label spaces, per head: the union of the models' labels, by name.
         self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
+
+    @property
+    def engine(self) -> str:
+        """The engine that runs the first model (``engines.choice.ENGINES``)."""
+        return tagger_engine(self.models[0])
 
     def _set_reading(self, tasks: frozenset[str] | str, existing: str, fragments: bool) -> None:
         """How lines are read (``tasks``, ``existing``, ``fragments``), each value checked (ValueError)."""
@@ -107,12 +114,16 @@ class Punctuator:
         return view
 
     @classmethod
-    def load(cls, paths: str | list[str] | None = None, vocab_path: str | None = None, **options) -> Punctuator:
-        """Model folder(s) or shipped model name(s) (``"switch_en"``, from any folder) -> a predictor; none:
-        the shipped model that can do ``options["tasks"]`` (``shipped.model_paths``: ``default_en``, or
-        ``switch_en`` for ``disf``). ``options`` as for the constructor. An ensemble folder
-        (``config.EnsembleConfig``) stands for its members; when it comes first, its decoding defaults are
-        the predictor's. Encoders load without transformers where they can (``plain_torch``: BERT, MPNet)."""
+    def load(cls, paths: str | list[str] | None = None, vocab_path: str | None = None,
+             engine: str = DEFAULTS.engine, precision: str | None = None, threads: int | None = None,
+             **options) -> Punctuator:
+        """Model folder(s) or shipped model name(s) (``"switch_en"``, from any folder) -> a predictor on
+        ``engine`` (``onnx`` or ``torch``; ``precision``: the onnx engine's, over each folder's own;
+        ``threads``: the engine's intra-op threads); none: the shipped model that can do ``options["tasks"]``
+        (``shipped.model_paths``: ``default_en``, or ``switch_en`` for ``disf``). ``options`` as for the
+        constructor. An ensemble folder (``config.EnsembleConfig``) stands for its members; when it comes
+        first, its decoding defaults are the predictor's. The torch engine loads encoders without
+        transformers where it can (``plain_torch``: BERT, MPNet)."""
         tasks = options.get("tasks", DEFAULTS.tasks)
         paths = model_paths(paths, parse_tasks(tasks) if isinstance(tasks, str) else tasks)
         folders = model_folders(paths)
@@ -120,7 +131,7 @@ class Punctuator:
         options.setdefault("case_forms", CaseForms.load(folders[0]))
         if is_ensemble(paths[0]) and options.get("decode") is None:
             options["decode"] = read_ensemble(paths[0]).decode
-        return cls([Seq2Labels.load(p, vocab_path, light=light) for p in folders], **options)
+        return cls(load_taggers(folders, vocab_path, engine, precision, threads, light), **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
         job = self.start(lines, audio)
@@ -185,7 +196,6 @@ class Punctuator:
         return [encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
                 for model, encoder in zip(self.models, self.encoders)]
 
-    @torch.inference_mode()
     def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
                       windows: list[list[Window]] | None = None) -> Probabilities:
         """The ensemble's probabilities of every word of every line, by head name (``decoding.Probabilities``):
@@ -196,28 +206,21 @@ class Punctuator:
         for words in word_lines:
             offsets.append(offsets[-1] + len(words))
         windows = windows or self.encode(word_lines)
-        return mean_probabilities([self._model_probabilities(model, model_windows, word_lines, offsets, audio)
-                                   for model, model_windows in zip(self.models, windows)])
+        return mean_probabilities([self._model_probabilities(k, model_windows, word_lines, offsets, audio)
+                                   for k, model_windows in enumerate(windows)])
 
-    def _model_probabilities(self, model: Seq2Labels, windows: list[Window], word_lines: list[list[str]],
-                             offsets: list[int], audio=None) -> Probabilities:
-        columns = {h.name: torch.tensor([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)])
+    def _model_probabilities(self, k: int, windows: list[Window], word_lines: list[list[str]], offsets: list[int],
+                             audio=None) -> Probabilities:
+        """Model ``k``'s probabilities, its windows run batch by batch, each word's from its owner window."""
+        model, contexts = self.models[k], len(MARK_CONTEXTS)
+        columns = {h.name: np.array([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)])
                    for h in HEADS}
-        contexts = len(MARK_CONTEXTS)
         # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
         out = no_edit_probabilities(self.names, offsets[-1], contexts)
-        sound = fractions = None
-        if model.acoustic is not None:  # each model its own features: the ensemble's extractors may differ
-            specs = [parse_spec(a) if isinstance(a, str) else a for a in (audio or [None] * len(word_lines))]
-            sound = AudioLines(model.acoustic, specs, cache_dir=self.audio_cache, skip_bad=self.skip_bad_audio)
-            fractions = [text_fractions(words) for words in word_lines]
-        for indices, batch in WindowedBatcher(windows, self.batch_size, pad_id=model.pad_id):
+        feed = self.runners[k].feed(windows, word_lines, audio, self.audio_cache, self.skip_bad_audio)
+        for indices, batch in WindowedBatcher(windows, self.batch_size, pad_id=model.pad_id).arrays():
             width = batch["word_starts"].shape[1]
-            if sound is not None:
-                batch.update(sound.batch(windows, indices, fractions))
-            batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
-            with autocast(self.device), threads_for(batch["input_ids"].numel(), self.device):
-                result = model(Batch.of(batch))
+            result = feed(indices, batch)
             rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
             for row, index in enumerate(indices):
                 w = windows[index]
@@ -226,15 +229,17 @@ class Punctuator:
                     if owned:
                         rows.append(row * width + j)
                         targets.append(base + j)
-            rows_t, targets_t = torch.tensor(rows), torch.tensor(targets)
+            rows_a, targets_a = np.array(rows, dtype=np.int64), np.array(targets, dtype=np.int64)
             for head in HEADS:  # columns: the ensemble's label order
                 table, cols = out[head.name], columns[head.name]
-                values = result[head.probs_key].float().cpu().flatten(0, 1)[rows_t]
+                values = result[head.name]
+                values = values.reshape(-1, *values.shape[2:])[rows_a]
                 if head is CASE_HEAD:
-                    values = values if values.dim() == 3 else values.unsqueeze(1).expand(-1, contexts, -1)
-                    table[targets_t[:, None, None], torch.arange(contexts)[None, :, None], cols[None, None, :]] = values
+                    if values.ndim == 2:  # a model without case context: one distribution for every context
+                        values = np.broadcast_to(values[:, None, :], (len(rows), contexts, values.shape[-1]))
+                    table[targets_a[:, None, None], np.arange(contexts)[None, :, None], cols[None, None, :]] = values
                 else:
-                    table[targets_t.unsqueeze(1), cols] = values
+                    table[targets_a[:, None], cols] = values
         return out
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
@@ -287,13 +292,6 @@ class LinesJob:
     def written(self) -> list[str]:
         return [join_units(words, spacing) if words else line
                 for line, words, spacing in zip(self.lines, self.words, self.spacings)]
-
-
-def quantize_encoder(model: Seq2Labels) -> None:
-    """Swap the encoder's ``nn.Linear`` layers for dynamic-int8 ones, in place (the heads stay float)."""
-    with warnings.catch_warnings():  # torch marks its quantised tensor types as deprecated (torchao replaces them)
-        warnings.simplefilter("ignore")
-        model.encoder = torch.ao.quantization.quantize_dynamic(model.encoder, {torch.nn.Linear}, dtype=torch.qint8)
 
 
 def _union(lists) -> list[str]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINE_HELP, ENGINES
+from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.options.flags import Settings, flag
 from gector_punct.prediction.chunks import DEFAULT_CHUNK_WORDS
 from gector_punct.text.existing import MODES
@@ -21,14 +23,19 @@ THE_MODELS = "the model's"
 
 @dataclass(kw_only=True)
 class PredictionSettings(Settings):
-    # which model, and how it runs
+    # which model, which engine runs it, and how
     model_path: list[str] | None = flag(
         None, "model folder(s) or shipped model name(s) (default_en, accurate_en, ensemble_en, switch_en, "
               "multilingual, audio_en); several = an ensemble averaging per-word probabilities, as an ensemble "
               "folder (ensemble_en) stores one",
         default_text="the shipped model for --tasks: switch_en when disf is asked, else default_en")
     vocab_path: str | None = flag(None, "vocabulary folder overriding the model's own", default_text=THE_MODELS)
-    device: str | None = flag(None, "cpu, cuda, cuda:1 ...", default_text="cuda when available")
+    engine: str = flag(DEFAULT_ENGINE, ENGINE_HELP, choices=ENGINES)
+    precision: str | None = flag(None, "the onnx engine's precision: float32, or int8 (dynamic int8 weights); "
+                                       "the torch engine runs float32", choices=ENGINE_PRECISIONS,
+                                 default_text="each model folder's engine_precision")
+    device: str | None = flag(None, "cpu, cuda, cuda:1 ...",
+                              default_text="the CPU on the onnx engine; on torch, cuda when available")
     batch_size: int = flag(32, "encoder windows per batch", min=1)
     max_len: int | None = flag(None, "subwords per window", min=1, default_text=THE_MODELS)
     special_tokens_fix: int | None = flag(None, "GECToR's flag: a model folder records its own setting; given, "

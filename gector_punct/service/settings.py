@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from gector_punct.options.flags import Settings, flag, reused
 from gector_punct.prediction.settings import PredictionSettings
 
-MODEL_FIELDS = ("model_path", "tasks", "device", "batch_size")  # PredictionSettings' fields the service takes
+MODEL_FIELDS = ("model_path", "tasks", "engine", "device", "batch_size")  # PredictionSettings' fields the service takes
 
 # Characters a request or message may carry per word of its word limit. Scripts without spaces are counted per
 # character already (units.split_units); this bounds the rest, e.g. one 'word' of 100,000 letters, which the
@@ -33,6 +33,7 @@ class ServiceSettings(Settings):
     tasks: frozenset[str] = reused(PredictionSettings, "tasks", help=(
         "the tasks the service must be able to do (punc, disf, disf,punc or none; a request asks for its own): "
         "without --model_path they choose the shipped model, switch_en when disf is among them"))
+    engine: str = reused(PredictionSettings, "engine")
     device: str | None = reused(PredictionSettings, "device")
     batch_size: int = reused(PredictionSettings, "batch_size")
     token: str | None = flag(None, "require 'Authorization: Bearer TOKEN' on every endpoint but /health",
@@ -57,9 +58,9 @@ class ServiceSettings(Settings):
         "(a line is never cut), other requests' work running between them"))
     workers: int = flag(1, "model workers: 1 runs the model on a thread of the server; more start as many "
                            "processes, each loading its own copy of the model and running its own threads", min=1)
-    worker_threads: int = flag(0, "torch threads of each model worker", min=0,
-                               default_text="0, torch's default with one worker, the machine's cores shared out "
-                                            "with several")
+    worker_threads: int = flag(0, "the engine's threads in each model worker", min=0,
+                               default_text="0, the engine's default with one worker, the machine's cores shared "
+                                            "out with several")
     max_connections: int = flag(512, "requests in flight and streams open at once; one more gets 503 at once",
                                 min=1)
     max_client_connections: int = flag(32, "requests in flight and streams open at once from one client address; "

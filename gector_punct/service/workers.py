@@ -11,8 +11,8 @@ the streams opened on it.
 ``start_workers(settings, punctuator)``: ``--workers 1`` is one ``ThreadWorker`` (the server's own
 punctuator, on a thread of the server); more are ``ProcessWorker``s, each a child process that loads its
 own punctuator from the service's model settings (``loading.load_punctuator(settings.prediction())``, as
-``serve.py`` loads the server's) and runs ``worker_threads`` torch threads (0: the machine's cores shared
-out). Both kinds: ``await worker.call(step)`` returns the step's result or raises ``WorkerError``;
+``serve.py`` loads the server's) and runs its engine on ``worker_threads`` threads (0: the machine's cores
+shared out). Both kinds: ``await worker.call(step)`` returns the step's result or raises ``WorkerError``;
 ``close()`` stops the worker after its step. A child that dies is started again;
 the step it was running fails, and the streams it held are gone (their next step fails).
 """
@@ -26,8 +26,6 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
-
-import torch
 
 from gector_punct.prediction.loading import load_punctuator
 from gector_punct.prediction.punctuator import Punctuator
@@ -152,8 +150,7 @@ def serve_steps(pipe, model: PredictionSettings, threads: int, index: int) -> No
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(levelname)s model-worker-{index}: %(message)s")
-    torch.set_num_threads(threads)
-    worker = ModelWorker(load_punctuator(model))
+    worker = ModelWorker(load_punctuator(model, threads=threads))
     pipe.send(None)
     while True:
         try:
@@ -172,13 +169,11 @@ def serve_steps(pipe, model: PredictionSettings, threads: int, index: int) -> No
 
 def start_workers(settings, punctuator: Punctuator):
     """The service's workers: ``settings.workers`` of them, loaded (ready) when this returns."""
-    if settings.workers == 1:
-        if settings.worker_threads:
-            torch.set_num_threads(settings.worker_threads)
+    if settings.workers == 1:  # ``punctuator`` runs on settings.worker_threads threads (serve.py loads it so)
         return [ThreadWorker(punctuator)]
     threads = settings.worker_threads or max(1, len(os.sched_getaffinity(0)) // settings.workers)
     workers = [ProcessWorker(i, settings.prediction(), threads) for i in range(settings.workers)]
     for worker in workers:
         worker.wait_ready()
-    log.info("%d model workers of %d torch thread(s) each", len(workers), threads)
+    log.info("%d model workers of %d engine thread(s) each", len(workers), threads)
     return workers

@@ -19,7 +19,8 @@ from gector_punct.options.flags import Settings, flag, reused
 from gector_punct.prediction.settings import PredictionSettings
 
 REQUIRED = "none; give it here or in the --config file"
-MODEL_SETTINGS = tuple(f.name for f in fields(ModelConfig) if f.name != "decode")
+MODEL_SETTINGS = tuple(f.name for f in fields(ModelConfig)
+                       if f.name != "decode" and f.name not in ModelConfig.CHOSEN_AFTER_TRAINING)
 
 
 def model_setting(help: str, **checks):

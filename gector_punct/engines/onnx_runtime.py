@@ -1,0 +1,98 @@
+"""The ONNX engine: a model folder's graph run by ONNX Runtime on the CPU. No torch, no transformers (for the
+shipped models), once the graph is in the cache (``graphs``; the first use builds it with torch).
+
+``OnnxTagger.load(folder, vocab_path, precision, threads)`` -> a tagger that predicts as the folder's
+``Seq2Labels`` does: the same settings (``config``), labels (``vocab``, ``tasks``), tokenizer and windows
+(``text_encoder``), and ``feed(...)`` -> the function that runs one batch (``choice.Feed``:
+``windows.collate_arrays`` in, each head's probabilities out). ``precision``: ``float32`` or ``int8``
+(default: the folder's ``engine_precision``); ``threads``: ONNX Runtime's intra-op threads (default: one
+per core). A folder that cannot be read raises ``ModelFolderError`` naming it, as the torch engine does;
+a model with an acoustic part is refused (the torch engine runs it).
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import onnxruntime as ort
+
+from gector_punct.encoders.tokenizer import LightTokenizer
+from gector_punct.engines.choice import Feed
+from gector_punct.engines.graphs import GRAPH_FILE, META_FILE, graph_folder
+from gector_punct.model.config import (ENGINE_PRECISIONS, ModelConfig, ModelFolderError, model_directory, read_config,
+                                       tokenizer_folder)
+from gector_punct.model.vocabulary import HEADS, Vocabulary
+from gector_punct.model.windows import TextEncoder, Window, load_tokenizer
+
+
+class OnnxTagger:
+    ENGINE = "onnx"
+    acoustic = None  # no audio: a model with an acoustic part runs on the torch engine
+
+    def __init__(self, config: ModelConfig, vocab: Vocabulary, tokenizer, graph: str, meta: dict,
+                 threads: int | None = None):
+        """``graph``: the cache folder of the model's graph (``graphs.graph_folder``), ``meta`` its META_FILE."""
+        self.config, self.vocab, self.tokenizer, self.graph, self.meta = config, vocab, tokenizer, graph, meta
+        self.session = new_session(os.path.join(graph, GRAPH_FILE), threads)
+        self.inputs, self.outputs = self.meta["inputs"], self.meta["outputs"]
+        sizes = {out.name: out.shape[-1] for out in self.session.get_outputs()}
+        wrong = [h.namespace for h in HEADS if sizes[h.name] != vocab.size(h.namespace)]
+        if wrong:
+            raise ModelFolderError(f"the vocabulary's {', '.join(wrong)} labels do not match the weights")
+
+    @classmethod
+    def load(cls, directory: str, vocab_path: str | None = None, precision: str | None = None,
+             threads: int | None = None) -> OnnxTagger:
+        directory = model_directory(directory)
+        try:
+            return cls._assemble(directory, vocab_path, precision, threads)
+        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as err:  # ONNX Runtime's are RuntimeErrors
+            if isinstance(err, ModelFolderError) and str(err).startswith(directory):
+                raise
+            raise ModelFolderError(f"{directory}: {err}") from err
+
+    @classmethod
+    def _assemble(cls, directory: str, vocab_path: str | None, precision: str | None, threads: int | None) -> OnnxTagger:
+        config, storage = read_config(directory)
+        tokenizer_dir = tokenizer_folder(directory, config, storage, vocab_path)
+        if config.acoustic is not None:
+            raise ModelFolderError(f"{directory}: has an acoustic part, which the onnx engine does not run "
+                                   "(use the torch engine)")
+        precision = precision or config.engine_precision
+        if precision not in ENGINE_PRECISIONS:
+            raise ValueError(f"precision {precision!r}: one of {', '.join(ENGINE_PRECISIONS)}")
+        graph = graph_folder(directory, config, storage, precision)
+        with open(os.path.join(graph, META_FILE), encoding="utf-8") as f:
+            meta = json.load(f)
+        tokenizer = LightTokenizer(tokenizer_dir) if meta["tokenizer"] == "light" else load_tokenizer(tokenizer_dir)
+        vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
+        return cls(config, vocab, tokenizer, graph, meta, threads)
+
+    @property
+    def tasks(self) -> frozenset[str]:
+        return self.vocab.tasks
+
+    @property
+    def pad_id(self) -> int:
+        return self.tokenizer.pad_token_id or 0
+
+    def text_encoder(self, max_len: int | None = None) -> TextEncoder:
+        return TextEncoder.of_model(self.tokenizer, self.config, max_len)
+
+    def feed(self, windows: list[Window], word_lines: list[list[str]], audio: list | None = None,
+             audio_cache: str | None = None, skip_bad_audio: bool = False) -> Feed:
+        return self.run
+
+    def run(self, indices: list[int], arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        values = self.session.run(self.outputs, {name: arrays[name] for name in self.inputs})
+        return dict(zip(self.outputs, values))
+
+
+def new_session(path: str, threads: int | None = None) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads or 0
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3  # errors only: its notes on the graph are not the user's concern
+    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])

@@ -1,0 +1,97 @@
+#!/usr/bin/env python
+"""Choose the onnx engine's precision of a model folder by its dev figures: int8 where it keeps the model's
+quality, else float32; ``--store`` writes the choice into the folder's config.json (``engine_precision``).
+
+    python utils/choose_precision.py --model_path models/default_en \\
+        --ted_dev W/ted.dev.tagged --cased_dev W/cased.dev.tagged [--store]
+
+The rule (``KEEPS``): int8 is kept when each dev F1 (TED dev lines: punctuation; cased dev lines:
+punctuation and case; lines read as fragments, as the model cards report them, under the folder's decoding
+defaults) is at most ``--budget`` (0.3) below float32's, and it passes every line of the everyday file
+(``tests/data/everyday.jsonl``) that float32 passes among those this model restores (``--role``: English
+punctuation lines, the disfluent lines of the switching model, or the other languages). Prints both
+precisions' figures, their words/s over the TED dev lines in this process (``predict``, batch 32), and the
+choice.
+"""
+import argparse
+import os
+import sys
+import time
+
+from everyday_report import EVERYDAY_FILE, restore_records  # (utils/, this script's folder)
+from gector_punct.dataset.reader import DatasetReader
+from gector_punct.model.config import ENGINE_PRECISIONS, store_engine_precision
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.scoring.evaluation import score_tags
+from gector_punct.scoring.everyday import read_records, violations
+
+ROLES = ("english", "switch", "multilingual")
+
+
+def dev_figures(punctuator: Punctuator, ted: list, cased: list) -> dict[str, float]:
+    """The dev F1s the rule compares, and words/s of ``predict`` over the TED dev lines."""
+    out = {}
+    for name, instances in (("ted", ted), ("cased", cased)):
+        words = [i.words for i in instances]
+        scores = score_tags(instances, punctuator.decode(words, punctuator.probabilities(words)))
+        out[f"{name} punct F1"] = scores["punct"]["overall"]["f1"]
+        if name == "cased":
+            out["cased case F1"] = scores["case"]["overall"]["f1"]
+    lines = [" ".join(i.words) for i in ted]
+    started = time.perf_counter()
+    punctuator.predict(lines)
+    out["words/s"] = sum(len(i.words) for i in ted) / (time.perf_counter() - started)
+    return out
+
+
+def everyday_passes(model_path: list[str], role: str, precision: str) -> set[str]:
+    """The ids of the everyday records this model restores (as ``role``) that it passes."""
+    records = read_records(EVERYDAY_FILE)
+    mine = [r for r in records if (r["lang"] != "en") == (role == "multilingual")
+            and ("disf" in r["tasks"]) == (role == "switch")]
+    outputs = restore_records(mine, model_path, model_path, model_path, precision=precision)
+    return {r["id"] for r, out in zip(mine, outputs) if not violations(out, r)}
+
+
+def keeps(figures: dict[str, dict[str, float]], passes: dict[str, set[str]], budget: float) -> bool:
+    """Whether int8 keeps the quality: every dev F1 within ``budget`` of float32's, no everyday line lost."""
+    f32, int8 = figures["float32"], figures["int8"]
+    close = all(int8[k] >= f32[k] - budget for k in f32 if k.endswith("F1"))
+    return close and passes["float32"] <= passes["int8"]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--model_path", nargs="+", required=True, help="the model folder (several: an ensemble's "
+                                                                  "members, all at the same precision)")
+    p.add_argument("--ted_dev", required=True, help="preprocessed TED dev file")
+    p.add_argument("--cased_dev", required=True, help="preprocessed cased dev file")
+    p.add_argument("--role", choices=ROLES, default=None,
+                   help="which everyday lines the model restores (default: switch for a folder named switch_en, "
+                        "multilingual for multilingual, else english)")
+    p.add_argument("--budget", type=float, default=0.3, help="dev F1 int8 may lose (default 0.3)")
+    p.add_argument("--store", action="store_true", help="write the choice into the model folder's config.json")
+    args = p.parse_args(argv)
+    name = os.path.basename(os.path.normpath(args.model_path[0]))
+    role = args.role or {"switch_en": "switch", "multilingual": "multilingual"}.get(name, "english")
+    ted, cased = DatasetReader().read(args.ted_dev), DatasetReader().read(args.cased_dev)
+    figures, passes = {}, {}
+    for precision in ENGINE_PRECISIONS:
+        punctuator = Punctuator.load(args.model_path, precision=precision, fragments=True)
+        figures[precision] = dev_figures(punctuator, ted, cased)
+        passes[precision] = everyday_passes(args.model_path, role, precision)
+        shown = ", ".join(f"{k} {v:,.2f}" if "F1" in k else f"{k} {v:,.0f}" for k, v in figures[precision].items())
+        print(f"{precision}: {shown}, everyday ({role}) {len(passes[precision])} passed")
+    lost, gained = sorted(passes["float32"] - passes["int8"]), sorted(passes["int8"] - passes["float32"])
+    print(f"everyday: int8 loses {lost or 'none'}, gains {gained or 'none'}")
+    choice = "int8" if keeps(figures, passes, args.budget) else "float32"
+    print(f"choice: {choice}")
+    if args.store:
+        for folder in args.model_path:
+            store_engine_precision(folder, choice)
+            print(f"stored engine_precision {choice} in {folder}/config.json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
