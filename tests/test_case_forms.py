@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from gector_punct.text.case_forms import FILE_NAME, CaseForm, CaseForms, written_forms
+from gector_punct.text.case_forms import FILE_NAME, CaseForm, CaseForms, listed_forms
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.tags import CAPITAL, UPPER, Tag, apply_tags
 
@@ -66,8 +66,8 @@ def test_lower_case_decisions_acronyms_and_cased_input_stay():
 
 def test_save_load_round_trip_and_bad_file(tmp_path):
     forms().save(str(tmp_path))
-    assert CaseForms.load(str(tmp_path)).forms == {**forms().forms, **written_forms()}
-    assert CaseForms.load(str(tmp_path / "absent")).forms == written_forms()
+    assert CaseForms.load(str(tmp_path)).forms == {**forms().forms, **listed_forms()}
+    assert CaseForms.load(str(tmp_path / "absent")).forms == listed_forms()
     (tmp_path / FILE_NAME).write_bytes(gzip.compress("iPhone\t88\nIBM 100\n".encode("utf-8")))
     with pytest.raises(ValueError, match=rf"{FILE_NAME}:2:"):
         CaseForms.load(str(tmp_path))
@@ -76,12 +76,12 @@ def test_save_load_round_trip_and_bad_file(tmp_path):
 def test_predictor_reads_the_model_folders_forms(trained_tiny, tmp_path):
     folder = str(tmp_path / "model")
     shutil.copytree(os.path.join(trained_tiny["dir"], "best"), folder)
-    assert Punctuator.load(folder, device="cpu").case_forms.forms == written_forms()
+    assert Punctuator.load(folder, device="cpu").case_forms.forms == listed_forms()
     (tmp_path / "text.tgt").write_text("\n".join(TEXT) + "\n", encoding="utf-8")
     cmd = [sys.executable, os.path.join(ROOT, "utils", "build_case_forms.py"), "--text", str(tmp_path / "text.tgt"),
            "--model_path", folder, "--min_count", "1"]
     subprocess.run(cmd, check=True, capture_output=True)
-    assert Punctuator.load(folder, device="cpu").case_forms.forms == {**forms().forms, **written_forms()}
+    assert Punctuator.load(folder, device="cpu").case_forms.forms == {**forms().forms, **listed_forms()}
     (tmp_path / "lower.tgt").write_text("all lower case here\n" * 5, encoding="utf-8")
     cmd[3] = str(tmp_path / "lower.tgt")
     run = subprocess.run(cmd, capture_output=True, text=True)
@@ -91,10 +91,10 @@ def test_predictor_reads_the_model_folders_forms(trained_tiny, tmp_path):
 def test_written_forms_hold_in_every_line_and_over_a_models_counts():
     """Brands and initialisms are written one way whatever the tagger says (issue 32): youtube, pdf, macbook."""
     lexicon = CaseForms({**CaseForms.count(["We bought a new Macbook, okay?"] * 3, min_count=1).forms,
-                         **written_forms()})
+                         **listed_forms()})
     words = "we need the pdf on youtube and my macbook".split()
     assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == "we need the PDF on YouTube and my MacBook"
     end = Tag(append=".")
     words = "ok youtube is down".split()
     assert apply_tags(words, lexicon.apply(words, [end, Tag(case=CAPITAL), Tag(), Tag()])) == "ok. YouTube is down"
-    assert all(form.form != form.form.lower() and form.share == 100 for form in written_forms().values())
+    assert all(form.form != form.form.lower() and form.share == 100 for form in listed_forms().values())

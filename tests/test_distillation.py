@@ -15,7 +15,7 @@ from gector_punct.model.windows import collate
 from gector_punct.model.tagger import Seq2Labels
 from gector_punct.text.tags import DELETE, KEEP
 from gector_punct.training.trainer import TrainOptions, train
-from gector_punct.model.vocabulary import IGNORE, KEPT, PUNCT_HEAD, Vocabulary
+from gector_punct.model.vocabulary import IGNORE, NOT_DELETED, PUNCT_HEAD, Vocabulary
 
 WORDS = [["so", "uh", "we", "went", "to", "paris", "alpha", "time"], ["omega", "london", "is", "green"]]
 
@@ -108,7 +108,7 @@ def test_teachers_weigh_the_training_loss(switching_data, encoder_name, tmp_path
 
 def test_marks_with_disf_teach_the_words_that_stay():
     """With ``marks_with_disf`` the punc teacher also teaches, in a window with disf on, the marks of the
-    words whose gold target is KEPT (never of a deleted word), given that the word stays: the student's
+    words whose gold target is NOT_DELETED (never of a deleted word), given that the word stays: the student's
     $DELETE is out of that distribution, so its mass cannot absorb the teacher's marks."""
     torch.manual_seed(2)
     labels = [KEEP, "$APPEND_,", "$APPEND_.", DELETE]
@@ -116,7 +116,7 @@ def test_marks_with_disf_teach_the_words_that_stay():
     student = tiny_tagger(vocab_of(labels), switches=("disf", "punc"))
     batch = Batch.of(collate(student.text_encoder().encode_lines(WORDS, (1, 0))))
     delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
-    target = torch.full_like(batch.word_starts, KEPT).masked_fill(~batch.word_mask, IGNORE)
+    target = torch.full_like(batch.word_starts, NOT_DELETED).masked_fill(~batch.word_mask, IGNORE)
     target[0, 1] = delete  # "uh"
     out = student(batch)
     batch = replace(batch, targets={PUNCT_HEAD.target_key: target})
@@ -168,10 +168,10 @@ def test_punc_teacher_reads_a_disf_window_fluent():
         kept = [j for j in range(len(line)) if not dropped[i, j]]
         assert torch.allclose(through_student[i, kept], own[i, :len(kept)], atol=1e-6)
         assert float(through_student[i, dropped[i]].abs().sum()) == 0.0
-    # loss_sum reads it fluent too: the words that stay (gold KEPT) learn the fluent probabilities
+    # loss_sum reads it fluent too: the words that stay (gold NOT_DELETED) learn the fluent probabilities
     delete = student.vocab.index(PUNCT_HEAD.namespace, DELETE)
     out = student(batch)
-    batch = replace(batch, targets={PUNCT_HEAD.target_key: torch.full_like(batch.word_starts, KEPT).masked_fill(
+    batch = replace(batch, targets={PUNCT_HEAD.target_key: torch.full_like(batch.word_starts, NOT_DELETED).masked_fill(
         dropped, delete).masked_fill(~batch.word_mask, IGNORE)})
     total, count = teachers.loss_sum(batch, out)
     from gector_punct.training.distillation import _label_map, _without

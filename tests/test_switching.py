@@ -302,11 +302,11 @@ def test_deletion_is_decided_against_everything_else(encoder_name):
 
 
 def test_off_tasks_unchanged_teaches_the_words_that_stay_their_tags(switching_data):
-    """With punc off a word that stays is taught only "not deleted" (KEPT) by default; with
+    """With punc off a word that stays is taught only "not deleted" (NOT_DELETED) by default; with
     off_tasks="unchanged" its whole tag (no mark added: seed 001's reading of an off switch). A deleted word
     is taught $DELETE either way, and a disfluency kept in a punctuation set teaches nothing either way."""
     from gector_punct.dataset.reader import word_labels
-    from gector_punct.model.vocabulary import IGNORE, KEPT
+    from gector_punct.model.vocabulary import IGNORE, NOT_DELETED
     disf = DatasetReader().read(switching_data["disf"])
     vocab = Vocabulary.from_tags(i.tags for i in disf)
     line = next(i for i in disf if any(t.deletes for t in i.tags))
@@ -317,7 +317,7 @@ def test_off_tasks_unchanged_teaches_the_words_that_stay_their_tags(switching_da
         if tag.deletes:
             assert a[:3] == b[:3] == (want[0], IGNORE, IGNORE)
         else:
-            assert a[:3] == (KEPT, IGNORE, IGNORE) and b[:3] == want
+            assert a[:3] == (NOT_DELETED, IGNORE, IGNORE) and b[:3] == want
             assert want[0] == vocab.index(PUNCT_HEAD.namespace, KEEP)
     kept_disfluency = word_labels(vocab, line.words, line.tags, parse_tasks("punc"), "unchanged")
     assert all(lab[:3] == (IGNORE,) * 3 for lab, t in zip(kept_disfluency, line.tags) if t.deletes)

@@ -40,7 +40,7 @@ from gector_punct.text.tags import (CASE_UNKNOWN, KEEP, START_CONTEXT, Tag, look
 from gector_punct.text.alignment import AlignmentError
 from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks, switch_states
 from gector_punct.text.units import split_units
-from gector_punct.model.vocabulary import IGNORE, KEPT, Vocabulary, WordLabels
+from gector_punct.model.vocabulary import IGNORE, NOT_DELETED, Vocabulary, WordLabels
 
 OFF_TASKS = ("untaught", "unchanged")  # what a window teaches about a task that is off (word_labels)
 
@@ -180,7 +180,7 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
     """Per word, its ``WordLabels``: its label index per head, and the mark context it gives the next word
     (``tags.mark_context`` of the word as written; a deleted word passes on the context it was given):
     what ``encoding.collate`` takes as ``labels``. Without the punc task only deletion is taught: a kept
-    word's punctuation target is ``KEPT`` (not ``$DELETE``, mark unknown), its case and detection unknown,
+    word's punctuation target is ``NOT_DELETED`` (not ``$DELETE``, mark unknown), its case and detection unknown,
     so that a model never learns "one task on means the other is off" (the joint mode stays untrained);
     with neither task (a no-conversion set) nothing is taught: decoding keeps such a line as it is, and a
     switching model's ``$DELETE`` is not even in its distribution while ``disf`` is off (``Seq2Labels``).
@@ -195,7 +195,7 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
             context = mark_context(t.apply(w))
         label = WordLabels(*vocab.encode_tag(t), next_context=context)
         if "punc" not in tasks and (t.deletes or off_tasks == "untaught"):
-            kept = KEPT if "disf" in tasks else IGNORE  # with neither task on there is nothing to teach
+            kept = NOT_DELETED if "disf" in tasks else IGNORE  # with neither task on there is nothing to teach
             label = label._replace(punct=label.punct if t.deletes else kept, case=IGNORE, detect=IGNORE)
         elif t.deletes and "disf" not in tasks:
             label = label._replace(punct=IGNORE, case=IGNORE, detect=IGNORE)

@@ -7,7 +7,7 @@ known words' count, or their summed weights, so that ``total / count`` is the we
 ``reduction="mean"`` would give, and distributed training can average over the global batch
 (``Seq2Labels.forward``'s ``loss_sums`` / ``loss_counts``).
 
-A target ``KEPT`` (a word that stays while the punc task is off) is scored as -log P(not ``$DELETE``)
+A target ``NOT_DELETED`` (a word that stays while the punc task is off) is scored as -log P(not ``$DELETE``)
 (``kept_loss``; ``delete`` is ``$DELETE``'s index in the punctuation head, ``IGNORE`` when it has none): that
 the word stays is all such a target says, so which mark it would take is not taught.
 """
@@ -16,13 +16,13 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from gector_punct.model.vocabulary import IGNORE, KEPT
+from gector_punct.model.vocabulary import IGNORE, NOT_DELETED
 
 
 def head_loss(logits: torch.Tensor, target: torch.Tensor, word_mask: torch.Tensor, weight: torch.Tensor | None,
               label_smoothing: float, delete: int) -> tuple[torch.Tensor, torch.Tensor]:
     target = target.masked_fill(~word_mask, IGNORE)
-    kept = target == KEPT
+    kept = target == NOT_DELETED
     target = target.masked_fill(kept, IGNORE)
     total = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=IGNORE, reduction="sum",
                             label_smoothing=label_smoothing, weight=weight)

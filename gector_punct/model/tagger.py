@@ -17,7 +17,7 @@ The optional parts (audio, case context, switching tokens) are built from the co
 
 Switching tokens (seed 001): with ``switches`` (e.g. ``("disf", "punc")``) each window carries one slot per
 task after its special prefix; ``forward`` then also reads ``batch.switches`` (batch x tasks: 0 off, 1 on)
-and puts each task's learned on/off vector in its slot (``inputs_embeds``). A punctuation target ``KEPT`` (a
+and puts each task's learned on/off vector in its slot (``inputs_embeds``). A punctuation target ``NOT_DELETED`` (a
 word that stays while the punc task is off) is scored as -log P(not ``$DELETE``). In a window whose ``disf``
 switch is off, ``$DELETE`` is not in the punctuation head's distribution at all (its logit is -inf), so an
 off task is neither predicted nor taught.

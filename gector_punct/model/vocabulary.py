@@ -21,7 +21,7 @@ from gector_punct.text.files import atomic_write, read_all_lines
 from gector_punct.text.tags import CASE_UNKNOWN, DELETE, KEEP, Tag
 
 IGNORE = -100
-KEPT = -2  # punctuation target of a word that stays while the punc task is off: any label but $DELETE
+NOT_DELETED = -2  # punctuation target of a word that stays while the punc task is off: any label but $DELETE
 D_TAGS = ["CORRECT", "INCORRECT"]
 
 

@@ -105,7 +105,7 @@ class CaseForms:
         """The folder's ``case_forms.tsv.gz`` (none: an empty lexicon) with the written forms on top."""
         path = os.path.join(folder, FILE_NAME)
         forms = cls._read(path) if os.path.exists(path) else {}
-        forms.update(written_forms())
+        forms.update(listed_forms())
         return cls(forms)
 
     @staticmethod
@@ -120,7 +120,7 @@ class CaseForms:
         return forms
 
 
-def written_forms(path: str = WRITTEN_FORMS) -> dict[str, CaseForm]:
+def listed_forms(path: str = WRITTEN_FORMS) -> dict[str, CaseForm]:
     """The package's always-applied forms (module docstring): lower-case word -> its form at share 100."""
     with open(path, encoding="utf-8") as f:
         rows = [row.strip() for row in f if row.strip() and not row.startswith("#")]

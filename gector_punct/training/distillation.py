@@ -14,7 +14,7 @@ the gold punctuation loss (``term_weights``):
   for each owned word with a known punctuation target;
 - a window with both off learns nothing from a teacher (a no-conversion set has no teacher);
 - with ``marks_with_disf``, a window with ``disf`` on also learns the punc teacher's marks for each word whose
-  gold target is KEPT, as a distribution over the labels other than $DELETE (the mark the word takes if it
+  gold target is NOT_DELETED, as a distribution over the labels other than $DELETE (the mark the word takes if it
   stays). ``punc`` is off there, so decoding adds no mark in that mode; the joint mode (both on, never
   trained) then reads a head that punctuates under ``disf`` as the punctuation model does. The punc teacher
   reads that window *fluent*: without the words the gold data deletes, the text it was trained on (words of
@@ -33,7 +33,7 @@ from gector_punct.model.batch import Batch
 from gector_punct.model.tagger import Seq2Labels
 from gector_punct.text.tags import DELETE
 from gector_punct.text.tasks import TASKS
-from gector_punct.model.vocabulary import IGNORE, KEPT, PUNCT_HEAD
+from gector_punct.model.vocabulary import IGNORE, NOT_DELETED, PUNCT_HEAD
 
 
 class Teachers:
@@ -120,7 +120,7 @@ class Teachers:
             return (target != IGNORE) & disf_on[:, None]
         words = (target >= 0) & (on["punc"] & ~disf_on)[:, None]
         if self.marks_with_disf:
-            words |= (target == KEPT) & disf_on[:, None]
+            words |= (target == NOT_DELETED) & disf_on[:, None]
         return words
 
     def _teacher_probs(self, teacher: Seq2Labels, batch: Batch, rows: torch.Tensor,
