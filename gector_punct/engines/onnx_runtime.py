@@ -23,10 +23,10 @@ from gector_punct.engines.graphs import GRAPH_FILE, META_FILE, graph_folder
 from gector_punct.model.config import (ENGINE_PRECISIONS, ModelConfig, ModelFolderError, model_directory, read_config,
                                        tokenizer_folder)
 from gector_punct.model.vocabulary import HEADS, Vocabulary
-from gector_punct.model.windows import TextEncoder, Window, load_tokenizer
+from gector_punct.model.windows import ReadsWindows, Window, load_tokenizer
 
 
-class OnnxTagger:
+class OnnxTagger(ReadsWindows):
     ENGINE = "onnx"
     acoustic = None  # no audio: a model with an acoustic part runs on the torch engine
 
@@ -68,17 +68,6 @@ class OnnxTagger:
         tokenizer = LightTokenizer(tokenizer_dir) if meta["tokenizer"] == "light" else load_tokenizer(tokenizer_dir)
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
         return cls(config, vocab, tokenizer, graph, meta, threads)
-
-    @property
-    def tasks(self) -> frozenset[str]:
-        return self.vocab.tasks
-
-    @property
-    def pad_id(self) -> int:
-        return self.tokenizer.pad_token_id or 0
-
-    def text_encoder(self, max_len: int | None = None) -> TextEncoder:
-        return TextEncoder.of_model(self.tokenizer, self.config, max_len)
 
     def feed(self, windows: list[Window], word_lines: list[list[str]], audio: list | None = None,
              audio_cache: str | None = None, skip_bad_audio: bool = False) -> Feed:

@@ -39,13 +39,13 @@ from gector_punct.model.batch import Batch
 from gector_punct.model.config import DecodeConfig, ModelConfig, ModelFolderError, store_decode_defaults
 from gector_punct.model.losses import head_loss
 from gector_punct.model.vocabulary import CASE_HEAD, HEADS, IGNORE, PUNCT_HEAD, Vocabulary
-from gector_punct.model.windows import TextEncoder, load_tokenizer
+from gector_punct.model.windows import ReadsWindows, load_tokenizer
 from gector_punct.text.tags import DELETE, MARK_CONTEXTS
 
 __all__ = ["Batch", "DecodeConfig", "ModelConfig", "ModelFolderError", "Seq2Labels", "store_decode_defaults"]
 
 
-class Seq2Labels(nn.Module):
+class Seq2Labels(ReadsWindows, nn.Module):
     def __init__(self, encoder: nn.Module, vocab: Vocabulary, tokenizer, config: ModelConfig):
         super().__init__()
         self.encoder, self.vocab, self.tokenizer, self.config = encoder, vocab, tokenizer, config
@@ -81,23 +81,10 @@ class Seq2Labels(nn.Module):
         if self.stored_keys is not None:
             self.stored_keys |= set(self.state_dict()) - before
 
-    def text_encoder(self, max_len: int | None = None) -> TextEncoder:
-        """Words -> windows as this model reads them (``max_len`` overrides the model's window size)."""
-        return TextEncoder.of_model(self.tokenizer, self.config, max_len)
-
     def input_embedding_key(self) -> str:
         """The state-dict key of the encoder's word-embedding table (its name differs between encoders)."""
         table = self.encoder.get_input_embeddings().weight
         return next(f"encoder.{name}" for name, p in self.encoder.named_parameters() if p is table)
-
-    @property
-    def tasks(self) -> frozenset[str]:
-        """The tasks this tagger can be asked for: ``punc``, and ``disf`` when it has the ``$DELETE`` label."""
-        return self.vocab.tasks
-
-    @property
-    def pad_id(self) -> int:
-        return self.tokenizer.pad_token_id or 0
 
     @classmethod
     def create(cls, vocab: Vocabulary, config: ModelConfig) -> Seq2Labels:

@@ -226,6 +226,24 @@ class TextEncoder:
         return windows
 
 
+class ReadsWindows:
+    """What every tagger shows its predictor, whatever runs it (``Seq2Labels``, ``engines.onnx_runtime``'s
+    ``OnnxTagger``): its tasks, padding id and windowing, from its ``config``, ``vocab`` and ``tokenizer``."""
+
+    @property
+    def tasks(self) -> frozenset[str]:
+        """The tasks this tagger can be asked for: ``punc``, and ``disf`` when it has the ``$DELETE`` label."""
+        return self.vocab.tasks
+
+    @property
+    def pad_id(self) -> int:
+        return self.tokenizer.pad_token_id or 0
+
+    def text_encoder(self, max_len: int | None = None) -> TextEncoder:
+        """Words -> windows as this model reads them (``max_len`` overrides the model's window size)."""
+        return TextEncoder.of_model(self.tokenizer, self.config, max_len)
+
+
 def collate_arrays(windows: list[Window], pad_id: int = 0, labels: list[list[WordLabels]] | None = None
                    ) -> dict[str, np.ndarray]:
     """Padded arrays of these windows: ``input_ids``, ``attention_mask``, ``word_starts`` (int64),
