@@ -141,9 +141,12 @@ def test_int8_is_the_folders_choice(folders, cache, tmp_path):
     floats = Punctuator.load(folder, precision="float32")
     float_graph = onnx.load(os.path.join(floats.models[0].graph, GRAPH_FILE)).graph
     shapes = {init.name: list(init.dims) for init in float_graph.initializer}
-    weights = [shapes[node.input[1]] for node in float_graph.node if node.name in onnx_export.int8_products(float_graph)]
-    hidden, wide = TINY_ENCODER["hidden_size"], TINY_ENCODER["intermediate_size"]
-    assert len(weights) == 5 * TINY_ENCODER["num_hidden_layers"] and [hidden, wide] not in weights  # q k v o, down
+    hidden, wide, layers = (TINY_ENCODER[k] for k in ("hidden_size", "intermediate_size", "num_hidden_layers"))
+    for precision, count in (("int8", 5), ("int8-attention", 4)):  # q k v o (and the feed-forward's narrowing)
+        products = onnx_export.int8_products(float_graph, precision)
+        weights = [shapes[node.input[1]] for node in float_graph.node if node.name in products]
+        assert len(weights) == count * layers and [hidden, wide] not in weights, precision
+    assert all(w == [hidden, hidden] for w in weights)
     words = [line.split() for line in LINES if line]
     a, b = int8.probabilities(words), floats.probabilities(words)
     assert all(np.abs(a[h] - b[h]).max() < 0.2 for h in a)  # close, not equal

@@ -1,7 +1,9 @@
 #!/usr/bin/env python
 """Measure prediction speed: words/s of predict.py's code path (on ``--engine``) against the bare PyTorch
 float32 forward of the encoder over exactly the same subword windows at the same batch size (what the
-engine is measured against), and peak RSS.
+engine is measured against), and peak RSS. Each time is given as wall seconds and as this process's CPU
+seconds: on a machine shared with other work the CPU seconds (with ``--threads 1``, where no thread waits
+for another) compare engines more steadily than the wall.
 
     python utils/benchmark.py                                  # shipped default model, generated input
     python utils/benchmark.py --model_path M --input_file talk.txt --long_words 20000
@@ -70,9 +72,10 @@ def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
 
 
 def bare_encoder_seconds(models: list[str], lines: list[str], batch_size: int, device: str | None,
-                         max_len: int | None = None) -> float:
+                         max_len: int | None = None, cpu: list[float] | None = None) -> float:
     """The PyTorch float32 encoder alone over the windows prediction makes of these lines (tokenised beforehand,
-    on the device beforehand, under prediction's autocast); for an ensemble folder, the sum over its members'."""
+    on the device beforehand, under prediction's autocast); for an ensemble folder, the sum over its members'.
+    ``cpu``: a list to which this process's CPU seconds of the same runs are appended."""
     import torch
 
     from gector_punct.encoders.runtime import autocast, pick_device
@@ -90,12 +93,14 @@ def bare_encoder_seconds(models: list[str], lines: list[str], batch_size: int, d
             model.encoder(**batches[0])  # warm-up
             if where.type == "cuda":
                 torch.cuda.synchronize()
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             for batch in batches:
                 model.encoder(**batch)
             if where.type == "cuda":
                 torch.cuda.synchronize()
             total += time.perf_counter() - started
+            if cpu is not None:
+                cpu.append(time.process_time() - cpu_started)
     return total
 
 
@@ -124,12 +129,13 @@ def main(argv=None) -> int:
     n_words = sum(len(line.split()) for line in lines)
     punctuator = load_punctuator(args, quantize=args.quantize, threads=args.threads)
     punctuator.predict(lines[:50])  # warm-up
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     out = punctuator.predict(lines)
-    end_to_end = time.perf_counter() - started
+    end_to_end, end_to_end_cpu = time.perf_counter() - started, time.process_time() - cpu_started
     assert len(out) == len(lines)
+    bare_cpu: list[float] = []
     bare = bare_encoder_seconds(model_paths(args.model_path, args.tasks), lines, args.batch_size,
-                                args.device if args.engine == "torch" else "cpu", args.max_len)
+                                args.device if args.engine == "torch" else "cpu", args.max_len, bare_cpu)
     encoder = punctuator.encoders[0]
     windows = encoder.encode_lines([line.split() for line in lines])
     tokens = sum(len(w.input_ids) for w in windows)
@@ -141,9 +147,11 @@ def main(argv=None) -> int:
           f"load {os.getloadavg()[0]:.2f}")
     print(f"input: {len(lines)} lines, {n_words} words, {len(windows)} windows, {tokens} encoder tokens "
           f"(windowing overlap adds {100 * extra:.1f}% subwords)")
-    print(f"end-to-end predict: {n_words / end_to_end:,.0f} words/s ({end_to_end:.1f} s)")
-    print(f"bare PyTorch float32 encoder: {n_words / bare:,.0f} words/s ({bare:.1f} s)")
-    print(f"ratio bare encoder / end-to-end: {bare / end_to_end:.2f}")
+    print(f"end-to-end predict: {n_words / end_to_end:,.0f} words/s ({end_to_end:.1f} s; {end_to_end_cpu:.1f} CPU-s, "
+          f"{n_words / end_to_end_cpu:,.0f} words per CPU-s)")
+    print(f"bare PyTorch float32 encoder: {n_words / bare:,.0f} words/s ({bare:.1f} s; {sum(bare_cpu):.1f} CPU-s, "
+          f"{n_words / sum(bare_cpu):,.0f} words per CPU-s)")
+    print(f"ratio bare encoder / end-to-end: {bare / end_to_end:.2f} (in CPU time: {sum(bare_cpu) / end_to_end_cpu:.2f})")
     print(f"peak RSS (both engines in this process): {rss_mb:,.0f} MB")
     if args.stages:
         for name, seconds in stage_seconds(punctuator, lines).items():

@@ -2,7 +2,9 @@
 
 ``BertEncoder`` computes what transformers' ``BertModel`` computes for an encoder (absolute positions, token
 type 0, post-norm layers, SDPA attention over the padding mask) with the same parameter names, so the same
-state dicts load into it; it reads its settings from the encoder's ``config.json`` dict. ``supports(config)``
+state dicts load into it; it reads its settings from the encoder's ``config.json`` dict. Exported to ONNX
+(``engines.onnx_export``), the padding mask is additive (the lowest float where a key is padding): a boolean
+mask exports as a select and a NaN check in every layer, work the Add does not need. ``supports(config)``
 says which BERT configs it computes exactly.
 """
 from __future__ import annotations
@@ -43,6 +45,8 @@ class BertEncoder(PlainEncoder):
         x = inputs_embeds + e.token_type_embeddings.weight[0] + e.position_embeddings(positions)
         x = e.LayerNorm(x)
         mask = attention_mask.bool()[:, None, None, :]
+        if torch.onnx.is_in_onnx_export():  # an additive mask: the graph masks with one Add, as MPNet's does
+            mask = torch.zeros_like(mask, dtype=x.dtype).masked_fill(~mask, torch.finfo(x.dtype).min)
         for layer in self.encoder.layer:
             att = layer.attention
             context = self.attend(x, att.self.query, att.self.key, att.self.value, mask)

@@ -25,9 +25,9 @@ from gector_punct.model.config import model_directory, read_config
 ENGINES = ("onnx", "torch")
 DEFAULT_ENGINE = "onnx"
 ENGINE_HELP = ("onnx: ONNX Runtime on the CPU, in the precision the model folder chooses (config.json's "
-               "engine_precision: int8 where it keeps the dev F1), its graph exported once into the cache on first "
-               "use; torch: PyTorch float32, the reference, and the engine for a GPU (--device cuda). A model "
-               "with audio (models/audio_en) runs on torch either way")
+               "engine_precision: int8 in some matrix products where that keeps the dev F1), its graph exported once "
+               "into the cache on first use; torch: PyTorch float32, the reference, and the engine for a GPU "
+               "(--device cuda). A model with audio (models/audio_en) runs on torch either way")
 
 # One batch in (the positions of its windows in the model's window list, and ``windows.collate_arrays`` of
 # them), each head's probabilities out: head name -> windows x words [x mark contexts] x labels, float32.
@@ -97,7 +97,7 @@ def runner_for(model: Any, device: Any, quantize: bool = False) -> Runner:
     if tagger_engine(model) == "onnx":
         if quantize:
             raise ValueError("quantize is the torch engine's dynamic int8; the onnx engine takes the model's "
-                             "engine_precision (or precision=int8)")
+                             "engine_precision (or precision=)")
         return model
     from gector_punct.engines.torch_engine import TorchRunner
 

@@ -24,7 +24,7 @@ from gector_punct.encoders.cache import built_folder, known_fingerprint, stand_i
 from gector_punct.encoders.registry import resolve_encoder
 from gector_punct.model.config import WEIGHTS, DecodeConfig, ModelConfig, WeightStorage
 
-EXPORT_FORMAT = 2
+EXPORT_FORMAT = 3
 GRAPH_FILE = "model.onnx"
 META_FILE = "graph.json"  # written last: a folder with it is complete
 UNKEYED_SETTINGS = {f.name for f in fields(DecodeConfig)} | set(ModelConfig.ADJUSTABLE)  # the graph does not read these

@@ -10,10 +10,12 @@ The graph's inputs are ``windows.collate_arrays``' ``input_ids``, ``attention_ma
 outputs, one per head of ``vocabulary.HEADS`` under the head's name, are ``Seq2Labels.forward``'s
 probabilities (windows x words x labels; a ``case_context`` model's case head: windows x words x mark
 contexts x labels), float32. The encoder is the plain-torch one where it runs the model (BERT, MPNet:
-``encoders.plain_torch``), else transformers'. ``int8`` quantizes the encoder's matrix products dynamically
-(``INT8``: int8 weights per output channel, activations quantized per batch), all but each layer's widening
-feed-forward product (hidden -> intermediate), which stays float32 with the heads: int8 there costs the
-shipped models' dev F1 more than the rest together (``utils/choose_precision.py`` measures a model).
+``encoders.plain_torch``), else transformers'. The int8 precisions quantize some of the encoder's products by
+a weight matrix dynamically (``INT8``: int8 weights per output channel, activations quantized per batch;
+``int8_products``): ``int8`` all but each layer's widening feed-forward product (hidden -> intermediate),
+``int8-attention`` only the attention's four (hidden -> hidden); the rest and the heads stay float32. int8 in
+the widening product costs the shipped models' dev F1 more than the rest together, and some models lose
+F1 even without it (``utils/choose_precision.py`` measures a model and picks its precision).
 
 ``installed_base_fingerprint(config)``: the installed base encoder's fingerprint, computed (and remembered).
 """
@@ -74,10 +76,10 @@ def build_graph(directory: str, precision: str, out: str, key: dict) -> None:
     if model.acoustic is not None:
         raise ValueError(f"{directory} has an acoustic part, which the onnx engine does not run (use the torch engine)")
     inputs = example_inputs(model)
-    float_graph = os.path.join(out, "float32.onnx" if precision == "int8" else GRAPH_FILE)
+    float_graph = os.path.join(out, GRAPH_FILE if precision == "float32" else "float32.onnx")
     export(model, inputs, float_graph)
-    if precision == "int8":
-        quantize_int8(float_graph, os.path.join(out, GRAPH_FILE))
+    if precision != "float32":
+        quantize_int8(float_graph, os.path.join(out, GRAPH_FILE), precision)
         os.remove(float_graph)
     meta = {"inputs": list(inputs), "outputs": [head.name for head in HEADS], "precision": precision,
             "case_contexts": model.mark_embedding is not None,
@@ -101,23 +103,25 @@ def export(model: Seq2Labels, inputs: dict[str, torch.Tensor], path: str) -> Non
                           opset_version=OPSET, dynamo=False)
 
 
-def int8_products(graph) -> list[str]:
-    """The names of the matrix products ``quantize_int8`` quantizes: the encoder's products by a weight
-    matrix, but the widening ones (more outputs than inputs: the feed-forward's first)."""
+def int8_products(graph, precision: str) -> list[str]:
+    """The names of the matrix products ``quantize_int8`` quantizes in ``precision``: the encoder's products by a
+    weight matrix (inputs x outputs) with no more outputs than inputs (``int8``: all but the feed-forward's
+    widening one) or as many (``int8-attention``: the attention's query, key, value and output)."""
     shapes = {init.name: list(init.dims) for init in graph.initializer}
+    keep = (lambda rows, cols: cols == rows) if precision == "int8-attention" else (lambda rows, cols: cols <= rows)
     return [node.name for node in graph.node
             if node.op_type == "MatMul" and node.name.lstrip("/").startswith(ENCODER_SCOPE)
-            and len(shapes.get(node.input[1], [])) == 2 and shapes[node.input[1]][1] <= shapes[node.input[1]][0]]
+            and len(shapes.get(node.input[1], [])) == 2 and keep(*shapes[node.input[1]])]
 
 
-def quantize_int8(source: str, target: str) -> None:
+def quantize_int8(source: str, target: str, precision: str) -> None:
     """``source`` with its ``int8_products`` in dynamic int8 (``INT8``), the rest as it is."""
     import logging
 
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    products = int8_products(onnx.load(source).graph)
+    products = int8_products(onnx.load(source).graph, precision)
     logging.getLogger().setLevel(logging.ERROR)  # the quantizer's advice on pre-processing goes to the root logger
     quantize_dynamic(source, target, weight_type=QuantType.QInt8, nodes_to_quantize=products, **INT8)
 

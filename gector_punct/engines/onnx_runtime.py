@@ -4,8 +4,8 @@ shipped models), once the graph is in the cache (``graphs``; the first use build
 ``OnnxTagger.load(folder, vocab_path, precision, threads)`` -> a tagger that predicts as the folder's
 ``Seq2Labels`` does: the same settings (``config``), labels (``vocab``, ``tasks``), tokenizer and windows
 (``text_encoder``), and ``feed(...)`` -> the function that runs one batch (``choice.Feed``:
-``windows.collate_arrays`` in, each head's probabilities out). ``precision``: ``float32`` or ``int8``
-(default: the folder's ``engine_precision``); ``threads``: ONNX Runtime's intra-op threads (default: one
+``windows.collate_arrays`` in, each head's probabilities out). ``precision``: one of
+``model.config.ENGINE_PRECISIONS`` (default: the folder's ``engine_precision``); ``threads``: ONNX Runtime's intra-op threads (default: one
 per core). A folder that cannot be read raises ``ModelFolderError`` naming it, as the torch engine does;
 a model with an acoustic part is refused (the torch engine runs it).
 """

@@ -20,7 +20,9 @@ from gector_punct.text.files import atomic_write
 from gector_punct.text.tasks import TASKS
 
 FORMAT = "gector-punct/1"
-ENGINE_PRECISIONS = ("float32", "int8")  # of the ONNX engine's graph (``ModelConfig.engine_precision``)
+# The ONNX engine's graph (``ModelConfig.engine_precision``): float32; int8, the encoder's matrix products but
+# the feed-forward's widening one in dynamic int8; int8-attention, only the attention's (engines.onnx_export).
+ENGINE_PRECISIONS = ("float32", "int8", "int8-attention")
 ENSEMBLE_FORMAT = "gector-punct-ensemble/1"
 ENSEMBLE_FILE = "ensemble.json"
 WEIGHTS = "model.safetensors"  # a model folder's weights file
@@ -93,9 +95,10 @@ class ModelConfig:
     follows the punctuation; it may be switched on for a trained model (it starts as a no-op), not off.
     ``switches``: the tasks (``tasks.TASKS``) the tagger has a switching token for, read at the start of
     every window (seed 001); they may be given to a trained model that has none (``--init_model``).
-    ``engine_precision``: the precision the ONNX engine runs the model in (``ENGINE_PRECISIONS``): ``int8``
-    (dynamic int8 weights) where that keeps the model's dev F1 (docs/speed.md says how it is chosen), else
-    ``float32``; the torch engine always runs float32."""
+    ``engine_precision``: the precision the ONNX engine runs the model in (``ENGINE_PRECISIONS``): the fastest
+    that keeps the model's dev F1 (``utils/choose_precision.py``): ``int8`` or ``int8-attention`` (dynamic int8
+    weights in more or fewer of the encoder's matrix products), else ``float32``; the torch engine always runs
+    float32."""
 
     transformer_model: str = DEFAULT_ENCODER
     encoder_config: dict | None = None

@@ -2,9 +2,10 @@
 
 ``predict_chunks(punctuator, chunks)`` yields ``punctuator.predict(chunk)`` for each chunk, in order, the
 same lines exactly, but in three stages that overlap, each in a thread of its own: while the encoder runs
-chunk i (its matrix work on all of torch's threads), one thread reads and tokenises chunk i+1 and another
-decodes chunk i-1 (and the caller writes it). The tokenizers library and torch's kernels release the GIL;
-the Python parts of reading and decoding take turns with the little Python that the encoder's loop needs.
+chunk i (its matrix work on all of the engine's threads), one thread reads and tokenises chunk i+1 and another
+decodes chunk i-1 (and the caller writes it). The tokenizers library, torch's kernels and ONNX Runtime release
+the GIL; the Python parts of reading and decoding take turns with the little Python that the encoder's loop
+needs.
 
 Queues of one chunk between the stages bound what is in flight to about four chunks. An exception in any
 stage (a bad input line while reading, say) is raised in the caller at the point where that chunk's result

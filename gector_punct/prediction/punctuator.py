@@ -28,8 +28,8 @@ every line given to a text-only model, is predicted from its words alone. ``audi
 features on disk; ``skip_bad_audio`` predicts a line whose audio is missing or unreadable without it
 (else ``AudioError``).
 
-Precision: the onnx engine runs each model in its folder's ``engine_precision`` (float32 or int8;
-``precision`` overrides it). ``quantize=True`` (torch engine, CPU only) runs the encoders' linear layers in
+Precision: the onnx engine runs each model in its folder's ``engine_precision`` (``ENGINE_PRECISIONS`` of
+``model.config``; ``precision`` overrides it). ``quantize=True`` (torch engine, CPU only) runs the encoders' linear layers in
 torch's dynamic int8; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize`` measure
 what it gains in speed and costs in F1.
 """
