@@ -152,7 +152,24 @@ def test_int8_is_the_folders_choice(folders, cache, tmp_path):
     assert all(np.abs(a[h] - b[h]).max() < 0.2 for h in a)  # close, not equal
     assert any(not np.array_equal(a[h], b[h]) for h in a)
     with pytest.raises(ValueError, match="precision"):
-        Punctuator.load(folder, precision="int4")
+        Punctuator.load(folder, precision="int8-nope")
+
+
+def test_an_int8_windows_output_does_not_depend_on_its_batch(folders, cache, tmp_path):
+    """Dynamic int8 scales by the largest value of a whole batch: each window runs alone, so a line's
+    probabilities are the same whatever lines share its batch."""
+    import shutil
+
+    folder = str(tmp_path / "int8")
+    shutil.copytree(folders["plain"], folder)
+    store_engine_precision(folder, "int8")
+    together = Punctuator.load(folder, batch_size=4)
+    words = [line.split() for line in LINES if line]
+    batched, start = together.probabilities(words), 0
+    for line in words:
+        alone = together.probabilities([line])
+        assert all(np.array_equal(alone[h], batched[h][start: start + len(line)]) for h in alone)
+        start += len(line)
 
 
 def test_the_onnx_engine_runs_on_the_cpu_only(folders, cache):

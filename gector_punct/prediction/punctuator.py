@@ -206,8 +206,9 @@ class Punctuator:
         for words in word_lines:
             offsets.append(offsets[-1] + len(words))
         windows = windows or self.encode(word_lines)
-        return mean_probabilities([self._model_probabilities(k, model_windows, word_lines, offsets, audio)
-                                   for k, model_windows in enumerate(windows)])
+        members = [self._model_probabilities(k, model_windows, word_lines, offsets, audio)
+                   for k, model_windows in enumerate(windows)]
+        return members[0] if len(members) == 1 else mean_probabilities(members)  # one model: no copy of its tables
 
     def _model_probabilities(self, k: int, windows: list[Window], word_lines: list[list[str]], offsets: list[int],
                              audio=None) -> Probabilities:
