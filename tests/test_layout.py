@@ -1,6 +1,6 @@
 """The package layout: the import layers of pyproject.toml's ``[tool.importlinter]`` contracts hold (scripts ->
-gector_punct_data -> gector_punct; inside gector_punct: service | training -> scoring -> options ->
-prediction | dataset -> model -> audio -> encoders -> text; prediction reads no training or scoring code,
+gector_punct_data -> gector_punct; inside gector_punct: service | training -> scoring -> prediction | dataset
+-> engines -> model -> audio -> encoders -> text | options; prediction reads no training or scoring code,
 scikit-learn or tqdm; only the service imports web libraries), and what prediction loads at run time agrees."""
 import os
 import shutil
@@ -34,8 +34,9 @@ def test_the_package_is_its_subpackages():
 
 
 def test_prediction_loads_no_training_scoring_or_data_module():
-    """What importing prediction loads beyond torch (which imports tqdm itself, for torch.hub)."""
-    probe = ("import sys, torch; before = set(sys.modules); "
+    """What importing prediction loads: none of training, scoring or their libraries, and (the onnx engine being
+    the default) not torch, which would bring tqdm with it."""
+    probe = ("import sys; before = set(sys.modules); "
              "import gector_punct.prediction.punctuator, gector_punct.prediction.loading, "
              "gector_punct.prediction.settings, gector_punct.options.flags; "
              "print(sorted({m.split('.')[0] if not m.startswith('gector_punct.') else '.'.join(m.split('.')[:2]) "
@@ -43,7 +44,6 @@ def test_prediction_loads_no_training_scoring_or_data_module():
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     loaded = set(eval(run.stdout))
-    # (tqdm is not checked here: transformers imports it on the torch engine's path)
     assert "gector_punct.prediction" in loaded
     assert not loaded & {"gector_punct_data", "gector_punct.training", "gector_punct.dataset",
-                         "gector_punct.scoring", "sklearn", "starlette", "uvicorn"}
+                         "gector_punct.scoring", "sklearn", "tqdm", "torch", "starlette", "uvicorn"}
