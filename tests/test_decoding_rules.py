@@ -244,3 +244,22 @@ def test_a_stream_of_utterances_opens_each_upper_case(script_model):
     out = [w for word in "so we went home".split() for w in streamer.push([word])] + streamer.end()
     assert caption_text(out) == "So we went. Home."
     assert tagger.predict(["so we went home"]) == ["So we went. Home."]
+
+
+def test_a_spanish_line_opens_the_question_its_closing_mark_asks():
+    """The ``?`` that closes a whole line is paired with ``¿`` like any other (the pairing runs after the line
+    is closed): in a line whose first question the tagger opened, the second opens too."""
+    import numpy as np
+
+    asked, opened = Tag(append="?").punct, Tag(prepend="¿", append="?").punct
+    names = {PUNCT_HEAD.name: [KEEP, Tag(prepend="¿").punct, asked, opened, Tag(append=".").punct],
+             CASE_HEAD.name: [KEEP, CAPITAL], DETECT_HEAD.name: ["CORRECT", "INCORRECT"]}
+    words = ["qué", "cuánto", "cuesta"]
+    probs = no_edit_probabilities(names, len(words), len(MARK_CONTEXTS))
+    punct = probs[PUNCT_HEAD.name]
+    punct[0] = np.array([0.1, 0.0, 0.0, 0.9, 0.0])  # ¿qué?
+    punct[1] = np.array([0.8, 0.2, 0.0, 0.0, 0.0])  # ¿ likelier here than elsewhere, below a half
+    punct[2] = np.array([0.7, 0.0, 0.3, 0.0, 0.0])  # the line's last word: ? likelier than .
+    probs[DETECT_HEAD.name][0] = np.array([0.0, 1.0])
+    (tags,) = decode_lines([words], probs, names, frozenset({"punc"}), DecodeConfig(), whole=True)
+    assert apply_tags(words, tags) == "¿Qué? ¿Cuánto cuesta?"

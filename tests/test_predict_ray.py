@@ -182,7 +182,7 @@ def test_a_write_that_fails_part_way_leaves_no_output_and_the_resume_rewrites_it
     writer = FileWriter(str(tmp_path))
     for row in rows:
         writer.add(row)
-    assert "No space left on device" in writer.failed["talk.txt"] and writer.files == 0
+    assert writer.failed["talk.txt"] == f"{tmp_path / 'talk.txt'}: no space left on device" and writer.files == 0
     assert os.listdir(tmp_path) == []
     monkeypatch.setattr(folders, "write_lines", written)
     assert folders.pending_names(["talk.txt"], str(tmp_path)) == ["talk.txt"]

@@ -43,6 +43,9 @@ def test_split_sentences_of_every_script_and_mark():
     ("pears, etc. then", [False, False, False]),
     ("pears, etc. Then", [False, True, False]),
     ("the U.S.? Yes. (Mr.) x", [False, True, True, False, False]),
+    ("in the U.S., I think", [False, False, False, False, False]),
+    ("at 9 a.m.; Then", [False, False, False, False]),
+    ('in "the U.S." Then', [False, False, True, False]),
     # A single letter is no acronym: its period ends a sentence.
     ("plan B. then", [False, True, False]),
 ])

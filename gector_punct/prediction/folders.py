@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from gector_punct.prediction.chunks import word_chunks, write_lines
 from gector_punct.prediction.settings import PredictionSettings
-from gector_punct.text.files import InputError, atomic_write, parse_json_object, read_ended_lines
+from gector_punct.text.files import InputError, atomic_write, error_text, parse_json_object, read_ended_lines
 
 FORMATS = ("plain", "jsonl")
 
@@ -146,12 +146,13 @@ class FileWriter:
         if len(chunks) < int(row["chunks"]):
             return
         del self.waiting[name]
+        path = os.path.join(self.output_dir, name)
         try:
-            with atomic_write(os.path.join(self.output_dir, name)) as out:
+            with atomic_write(path) as out:
                 lines = sum(write_lines(out, [str(line) for line in chunks[k]["output"]], False,
                                         [str(ending) for ending in chunks[k]["endings"]]) for k in sorted(chunks))
         except OSError as err:
-            self.failed[name] = f"cannot write {os.path.join(self.output_dir, name)}: {err}"
+            self.failed[name] = error_text(err, path)
             return
         self.files += 1
         self.lines += lines

@@ -42,6 +42,7 @@ ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")  # two or more letters, 
 TITLE_ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "prof."})
 LOWER_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "etc.", "vs.", "cf.", "a.m.", "p.m.", "viz.", "approx.", "ca.", "al."})
 CLOSING_ABBREVIATIONS = frozenset({"etc.", "a.m.", "p.m.", "al."})
+CLOSERS = "\"')]}»›”’」』）】〉》"  # closing quotes and brackets: they neither end a sentence nor continue it
 _ABBREVIATIONS = TITLE_ABBREVIATIONS | LOWER_ABBREVIATIONS
 # Words that open sentences and are no name's: after an acronym's period their capital marks a sentence start.
 SENTENCE_OPENERS = frozenset(
@@ -96,6 +97,8 @@ def ends_sentence_after(word: str, following: str | None = None) -> bool:
         return ends_sentence(trail)
     if ends_sentence(trail[1:]):
         return True
+    if trail[1:].strip(CLOSERS):  # a comma, a colon ... after its own period: the sentence goes on
+        return False
     name = core.lower() + "."
     if name in TITLE_ABBREVIATIONS or (name in LOWER_ABBREVIATIONS and name not in CLOSING_ABBREVIATIONS):
         return False
