@@ -43,6 +43,11 @@ class Server:
         self.stop()
         raise AssertionError(f"serve.py did not answer within {timeout} s:\n{self.log()}")
 
+    def cpu_seconds(self) -> float:
+        """The CPU time serve.py and its model workers have spent so far."""
+        from utils.load_test import cpu_seconds
+        return sum(cpu_seconds(self.process.pid))
+
     def log(self) -> str:
         with open(self.log_path, encoding="utf-8") as f:
             return f.read()

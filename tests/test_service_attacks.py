@@ -62,6 +62,11 @@ def test_a_line_of_200000_words_is_refused_at_once_naming_the_limit(server):
     assert seconds < 5
     reply, _ = timed_post(server, {"lines": ["x" * 250_000]})  # one 'word' of 250,000 letters: its characters
     assert_one_line_error(reply, 413, "characters", "--max_words")
+    reply, _ = timed_post(server, {"lines": ["a " * 10_000, "a " * 10_001]})  # 20,001 words, few characters
+    assert_one_line_error(reply, 413, "20001 words: at most 20000", "--max_words")
+    reply, _ = timed_post(server, {"lines": ["我" * 20_001]})  # one token of 20,001 characters, each a word
+    assert_one_line_error(reply, 413, "20001 words: at most 20000", "--max_words")
+    assert timed_post(server, {"lines": ["我" * 30]})[0].status_code == 200
 
 
 def test_a_short_request_waits_for_one_chunk_of_a_long_one_whose_output_is_predict_py_s(server):
@@ -99,6 +104,10 @@ def test_a_frame_of_a_megabyte_is_refused_and_a_closed_stream_stops_at_once(serv
         reply = json.loads(ws.recv(timeout=60))
         assert set(reply) == {"error"} and "wait for the model" in reply["error"]
     # The socket is closed: at most the update on the model finishes, the rest is dropped.
+    time.sleep(one_frame + 0.5)
+    before = server.cpu_seconds()
+    time.sleep(1.5)  # two waiting updates of 1,900 words each, were they not dropped
+    assert server.cpu_seconds() - before < 0.5
     reply, seconds = timed_post(server, {"lines": ["did you"]})
     assert reply.status_code == 200 and seconds < one_frame + 2, (seconds, one_frame)
 
@@ -112,7 +121,10 @@ def test_requests_whose_clients_gave_up_are_dropped(server):
         client.start()
     for client in clients:
         client.join()
-    time.sleep(0.5)
+    time.sleep(0.5)  # the step each was running when it left finishes
+    before = server.cpu_seconds()
+    time.sleep(2.0)  # 48,000 words still to restore, were they not dropped: seconds of CPU
+    assert server.cpu_seconds() - before < 0.5
     reply, seconds = timed_post(server, {"lines": ["did you"]})
     assert reply.status_code == 200 and seconds < 5, seconds
     log = server.log()

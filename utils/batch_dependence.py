@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-import torch
+import numpy as np
 
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
@@ -30,7 +30,8 @@ class BatchDependenceFlags(Settings):
     lines: int = flag(1000, "lines taken from it, shuffled", min=1)
     group: int = flag(16, "lines per call in the mixed groups", min=1)
     model_path: list[str] | None = reused(PredictionSettings, "model_path")
-    threads: int = flag(1, "torch threads", min=1)
+    engine: str = reused(PredictionSettings, "engine")
+    threads: int = flag(1, "the engine's threads", min=1)
     seed: int = flag(0, "seed of the shuffle")
 
 
@@ -46,16 +47,16 @@ def largest_difference(punctuator: Punctuator, lines: list[str]) -> float:
     together, row, largest = punctuator.probabilities(words), 0, 0.0
     for line_words in words:
         for name, table in punctuator.probabilities([line_words]).items():
-            largest = max(largest, (table - together[name][row: row + len(line_words)]).abs().max().item())
+            largest = max(largest, float(np.abs(table - together[name][row: row + len(line_words)]).max()))
         row += len(line_words)
     return largest
 
 
 def main(argv=None) -> None:
     args = parse_args(argv)
-    torch.set_num_threads(args.threads)
     try:
-        punctuator = load_punctuator(PredictionSettings(model_path=args.model_path, device="cpu"))
+        punctuator = load_punctuator(PredictionSettings(model_path=args.model_path, engine=args.engine, device="cpu"),
+                                     threads=args.threads)
         lines = [line for _, line in read_lines(args.input_file)]
     except (ModelLoadError, InputError) as err:  # their messages name the model or the file (and line)
         print(f"error: {err}", file=sys.stderr)

@@ -35,8 +35,8 @@ from gector_punct.prediction.chunks import word_chunks
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.shipped import model_paths
 from gector_punct.service.admission import Admission, Gate
-from gector_punct.service.contract import ClientError, Reading, RestoreRequest, read_restore
-from gector_punct.service.limits import check_words
+from gector_punct.service.contract import ClientError, Reading, read_restore
+from gector_punct.service.limits import check_count, check_size
 from gector_punct.service.model_queue import ModelQueue, QueueFull
 from gector_punct.service.replies import busy, error
 from gector_punct.service.settings import ServiceSettings
@@ -112,10 +112,13 @@ class Service:
         try:
             job = read_restore(await self.read_body(request), self.settings.max_lines)
             request.state.lines = len(job.lines)
-            check_words(job.lines, self.settings.max_words, "max_words", "one request")
+            limit = (self.settings.max_words, "max_words", "one request")
+            check_size(job.lines, *limit)
+            pieces = list(word_chunks(job.lines, self.settings.chunk_words))  # the lines split into units once
+            check_count(sum(words for _, words in pieces), *limit)
             self.reader(job.reading)  # 422 before any model work when the model cannot read so
             self.queue.check_room()  # a 503 costs no task
-            chunks = await unless_client_leaves(request, self.queue.run(restore_steps(job, self.settings.chunk_words)))
+            chunks = await unless_client_leaves(request, self.queue.run(restore_steps(job.reading, pieces)))
         except ClientError as err:
             return error(err.status, err.message)
         except QueueFull as err:
@@ -154,10 +157,11 @@ class Service:
         return error(500, "internal error (logged by the server)")
 
 
-def restore_steps(job: RestoreRequest, chunk_words: int):
-    """The model steps of a restore request: its lines in ``predict.py --chunk_words``'s groups."""
-    for chunk, _ in word_chunks(job.lines, chunk_words):
-        yield "restore", (job.reading, chunk)
+def restore_steps(reading: Reading, pieces: list[tuple[list[str], int]]):
+    """The model steps of a restore request: its lines in ``predict.py --chunk_words``'s groups
+    (``chunks.word_chunks``)."""
+    for chunk, _ in pieces:
+        yield "restore", (reading, chunk)
 
 
 async def unless_client_leaves(request: Request, work):
