@@ -15,6 +15,9 @@ of the whole line; ``line_rules`` says what each does and where ``given`` holds)
 """
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import NamedTuple
+
 import numpy as np
 
 from gector_punct.model.config import DecodeConfig
@@ -112,6 +115,28 @@ def _row_labels(index: np.ndarray, labels: list[str]) -> list[tuple[str, ...]]:
     return [named[i] for i in inverse.tolist()]
 
 
+class LabelColumns(NamedTuple):
+    """Where the labels decoding reads sit among a label set's columns (``label_columns``)."""
+
+    punct_keep: int
+    case_keep: int
+    incorrect: int
+    delete: int | None
+    open: dict[str, list[int]]  # ``open_columns`` with punc on
+    sentence_marks: dict[str, list[int]]
+    question_opening: list[int]
+
+
+@lru_cache(maxsize=64)
+def label_columns(punct: tuple[str, ...], case: tuple[str, ...], detect: tuple[str, ...]) -> LabelColumns:
+    """The ``LabelColumns`` of the heads' label names, worked out once per label set (a stream asks for every
+    update, and parsing every label each time cost as much as decoding a short line)."""
+    names = {PUNCT_HEAD.name: list(punct), CASE_HEAD.name: list(case)}
+    return LabelColumns(punct.index(KEEP), case.index(KEEP), detect.index("INCORRECT"),
+                        punct.index(DELETE) if DELETE in punct else None, open_columns(names, frozenset({"punc"})),
+                        sentence_mark_columns(list(punct)), question_opening_columns(list(punct)))
+
+
 def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, names: dict[str, list[str]],
                   tasks: frozenset[str], config: DecodeConfig) -> list[Evidence]:
     """Per line, what the probabilities say of its words (``line_rules.Evidence``): each word's likeliest
@@ -119,16 +144,17 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
     ``case_bias`` to the case head's, ``min_error_probability`` the bar) and the probabilities the rules read."""
     punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
     punct_p, case_p = probabilities[PUNCT_HEAD.name], probabilities[CASE_HEAD.name]
-    threshold, columns = config.min_error_probability, open_columns(names, tasks)
-    labels = [punct_names[j] for j in likeliest(punct_p, punct_names.index(KEEP), config.additional_confidence,
-                                                 columns[PUNCT_HEAD.name], threshold).tolist()]
-    case_labels = _row_labels(likeliest(case_p, case_names.index(KEEP), config.case_bias, columns[CASE_HEAD.name],
+    at = label_columns(tuple(punct_names), tuple(case_names), tuple(names[DETECT_HEAD.name]))
+    threshold, columns = config.min_error_probability, at.open if "punc" in tasks else {}
+    labels = [punct_names[j] for j in likeliest(punct_p, at.punct_keep, config.additional_confidence,
+                                                 columns.get(PUNCT_HEAD.name, []), threshold).tolist()]
+    case_labels = _row_labels(likeliest(case_p, at.case_keep, config.case_bias, columns.get(CASE_HEAD.name, []),
                                         threshold), case_names)
-    error = probabilities[DETECT_HEAD.name][:, names[DETECT_HEAD.name].index("INCORRECT")].tolist()
-    delete = punct_p[:, punct_names.index(DELETE)].tolist() if DELETE in punct_names else None
-    marks = {mark: _summed(punct_p, columns) for mark, columns in sentence_mark_columns(punct_names).items()}
+    error = probabilities[DETECT_HEAD.name][:, at.incorrect].tolist()
+    delete = punct_p[:, at.delete].tolist() if at.delete is not None else None
+    marks = {mark: _summed(punct_p, cols) for mark, cols in at.sentence_marks.items()}
     sentence_end = (marks["."] + marks["?"] + marks["!"]).tolist()
-    exclaim, opening = marks["!"].tolist(), _summed(punct_p, question_opening_columns(punct_names)).tolist()
+    exclaim, opening = marks["!"].tolist(), _summed(punct_p, at.question_opening).tolist()
     bounds = [0]
     for words in word_lines:
         bounds.append(bounds[-1] + len(words))

@@ -89,6 +89,9 @@ class Punctuator:
         self.encoders = [model.text_encoder(max_len) for model in models]
         # The ensemble's label spaces, per head: the union of the models' labels, by name.
         self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
+        # Per model, per head: the ensemble's column of each of its labels.
+        self.columns = [{h.name: np.array([self.names[h.name].index(t) for t in m.vocab.tokens(h.namespace)])
+                         for h in HEADS} for m in models]
 
     @property
     def engine(self) -> str:
@@ -214,8 +217,7 @@ class Punctuator:
                              audio=None) -> Probabilities:
         """Model ``k``'s probabilities, its windows run batch by batch, each word's from its owner window."""
         model, contexts = self.models[k], len(MARK_CONTEXTS)
-        columns = {h.name: np.array([self.names[h.name].index(t) for t in model.vocab.tokens(h.namespace)])
-                   for h in HEADS}
+        columns = self.columns[k]
         # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
         out = no_edit_probabilities(self.names, offsets[-1], contexts)
         feed = self.runners[k].feed(windows, word_lines, audio, self.audio_cache, self.skip_bad_audio)
