@@ -35,6 +35,8 @@ Feed = Callable[[list[int], dict[str, np.ndarray]], dict[str, np.ndarray]]
 
 
 class Runner(Protocol):
+    max_batch: int | None  # the most windows it may run at once (None: any), whatever --batch_size asks
+
     def feed(self, windows: list, word_lines: list[list[str]], audio: list | None, audio_cache: str | None,
              skip_bad_audio: bool) -> Feed:
         """The function that runs this call's batches (an audio model's runner reads the lines' audio)."""

@@ -6,8 +6,8 @@ shipped models), once the graph is in the cache (``graphs``; the first use build
 (``text_encoder``), and ``feed(...)`` -> the function that runs one batch (``choice.Feed``:
 ``windows.collate_arrays`` in, each head's probabilities out). ``precision``: one of
 ``model.config.ENGINE_PRECISIONS`` (default: the folder's ``engine_precision``); ``threads``: ONNX Runtime's intra-op threads (default: one
-per core). An int8 graph runs one window at a time, so that a window's output depends on that window alone
-(``window_by_window``); a float32 graph runs the batches as they come. A folder that cannot be read raises
+per core). An int8 graph takes one window at a time (``max_batch``), so that a window's output depends on
+that window alone; a float32 graph runs the batches as they come. A folder that cannot be read raises
 ``ModelFolderError`` naming it, as the torch engine does; a model with an acoustic part is refused (the
 torch engine runs it).
 """
@@ -75,27 +75,16 @@ class OnnxTagger(ReadsWindows):
              audio_cache: str | None = None, skip_bad_audio: bool = False) -> Feed:
         return self.run
 
-    def run(self, indices: list[int], arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """The batch's probabilities; an int8 graph runs each window alone (``window_by_window``)."""
-        if self.meta["precision"] == "float32":
-            return dict(zip(self.outputs, self.session.run(self.outputs, {k: arrays[k] for k in self.inputs})))
-        return self.window_by_window(arrays)
+    @property
+    def max_batch(self) -> int | None:
+        """1 for an int8 graph: dynamic int8 scales a product's input by its largest value over the whole batch,
+        padding included, so run together a window's output would depend on which windows share its batch
+        (and so on the chunk and batch sizes); alone, a window is unpadded and its output its own."""
+        return None if self.meta["precision"] == "float32" else 1
 
-    def window_by_window(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """The batch's probabilities, each window run alone and unpadded. Dynamic int8 scales a product's
-        input by its largest value over the whole batch, padding included: run together, a window's output
-        would depend on which windows share its batch (and so on the chunk and batch sizes)."""
-        tokens, words = arrays["attention_mask"].sum(1), arrays["word_mask"].sum(1)
-        cut = {"input_ids": tokens, "attention_mask": tokens, "word_starts": words}
-        out: dict[str, np.ndarray] = {}
-        for row in range(len(tokens)):
-            feed = {k: arrays[k][row: row + 1, : cut[k][row]] if k in cut else arrays[k][row: row + 1]
-                    for k in self.inputs}
-            for name, value in zip(self.outputs, self.session.run(self.outputs, feed)):
-                if name not in out:
-                    out[name] = np.zeros((len(tokens), arrays["word_starts"].shape[1]) + value.shape[2:], value.dtype)
-                out[name][row, : value.shape[1]] = value[0]
-        return out
+    def run(self, indices: list[int], arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The batch's probabilities."""
+        return dict(zip(self.outputs, self.session.run(self.outputs, {k: arrays[k] for k in self.inputs})))
 
 
 def new_session(path: str, threads: int | None = None) -> ort.InferenceSession:

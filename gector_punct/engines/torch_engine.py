@@ -33,6 +33,8 @@ def load_tagger(folder: str, vocab_path: str | None = None, light: bool = True, 
 
 
 class TorchRunner:
+    max_batch = None
+
     def __init__(self, model: Seq2Labels, device: torch.device, quantize: bool = False):
         if quantize and device.type != "cpu":
             raise ValueError("int8 quantisation runs on the CPU only (use --device cpu)")

@@ -221,7 +221,8 @@ class Punctuator:
         # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
         out = no_edit_probabilities(self.names, offsets[-1], contexts)
         feed = self.runners[k].feed(windows, word_lines, audio, self.audio_cache, self.skip_bad_audio)
-        for indices, batch in WindowedBatcher(windows, self.batch_size, pad_id=model.pad_id).arrays():
+        batch_size = min(self.batch_size, self.runners[k].max_batch or self.batch_size)
+        for indices, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id).arrays():
             width = batch["word_starts"].shape[1]
             result = feed(indices, batch)
             rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
