@@ -31,12 +31,14 @@ class PredictionSettings(Settings):
         default_text="the shipped model for --tasks: switch_en when disf is asked, else default_en")
     vocab_path: str | None = flag(None, "vocabulary folder overriding the model's own", default_text=THE_MODELS)
     engine: str = flag(DEFAULT_ENGINE, ENGINE_HELP, choices=ENGINES)
-    precision: str | None = flag(None, "the onnx engine's precision: float32, or int8 (dynamic int8 weights); "
-                                       "the torch engine runs float32", choices=ENGINE_PRECISIONS,
+    precision: str | None = flag(None, "the onnx engine's precision: float32, int8 (dynamic int8 weights in the "
+                                       "encoder's products but the feed-forward's widening one) or int8-attention "
+                                       "(in the attention's only); the torch engine runs float32",
+                                 choices=ENGINE_PRECISIONS,
                                  default_text="each model folder's engine_precision")
     device: str | None = flag(None, "cpu, cuda, cuda:1 ...",
                               default_text="the CPU on the onnx engine; on torch, cuda when available")
-    batch_size: int = flag(32, "encoder windows per batch", min=1)
+    batch_size: int = flag(32, "encoder windows per batch (an int8 graph takes one at a time)", min=1)
     max_len: int | None = flag(None, "subwords per window", min=1, default_text=THE_MODELS)
     special_tokens_fix: int | None = flag(None, "GECToR's flag: a model folder records its own setting; given, "
                                                 "it must match every model's", choices=(0, 1),
