@@ -17,7 +17,7 @@ from gector_punct.audio.config import AcousticConfig
 from gector_punct.audio.waves import AudioError, AudioSpec, FeatureCache, check_audio, load_audio, parse_spec, read_audio_list, write_wav
 from gector_punct.model.audio_windows import AudioLines
 from gector_punct.audio.bootstrapper import CoordinateBootstrapper, text_fractions
-from gector_punct.text.files import InputError
+from gector_punct.text.files import InputError, atomic_write
 from gector_punct.dataset.reader import DatasetReader
 
 WAV = os.path.join(ROOT, "tests", "data", "speech.wav")  # espeak-ng en-us, "Yes, we can. Can we?", 16 kHz
@@ -209,6 +209,17 @@ def test_a_failed_feature_cache_write_leaves_no_file(tmp_path):
     assert [name for _, _, names in os.walk(tmp_path / "cache") for name in names] == []
     cache.put(spec, "fbank", torch.ones(3, 4))
     assert torch.equal(cache.get(spec, "fbank"), torch.ones(3, 4))
+
+
+def test_a_cache_entry_is_not_flushed_to_disk_but_an_output_is(tmp_path, monkeypatch):
+    """A cache entry lost in a crash is recomputed, so it skips the disk flush an output or checkpoint takes."""
+    flushed = []
+    monkeypatch.setattr(os, "fsync", flushed.append)
+    FeatureCache(str(tmp_path / "cache")).put(parse_spec(WAV), "fbank", torch.ones(3, 4))
+    assert flushed == []
+    with atomic_write(str(tmp_path / "out.txt")) as out:
+        out.write("x\n")
+    assert len(flushed) == 1
 
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")

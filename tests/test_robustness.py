@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
+from gector_punct.text.files import without_bom
 from gector_punct.text.existing import caseless_line, constrain_line, prepare, word_kind
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.sentences import undotted
@@ -141,7 +142,8 @@ def test_any_unicode_line_gives_one_line_with_its_words(random_editor, lines, mo
         if not before.split():
             assert after == before
         else:
-            assert _cores(split_units(after)) == _cores(prepare(split_units(before), mode))
+            # a byte-order mark opening a line is no word (files.without_bom)
+            assert _cores(split_units(after)) == _cores(prepare(split_units(without_bom(before)), mode))
 
 
 @pytest.fixture(scope="module")

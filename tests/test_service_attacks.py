@@ -70,7 +70,7 @@ def test_a_line_of_200000_words_is_refused_at_once_naming_the_limit(server):
 
 
 def test_a_short_request_waits_for_one_chunk_of_a_long_one_whose_output_is_predict_py_s(server):
-    long_lines = lines_of(200)  # 4,000 words: 20 chunks of 200
+    long_lines = lines_of(1000)  # 20,000 words (the limit): 100 chunks of 200, seconds of work on any engine
     predicted = start_predict(["--chunk_words", str(CHUNK_WORDS)], "\n".join(long_lines) + "\n")
     result = {}
 
@@ -79,7 +79,7 @@ def test_a_short_request_waits_for_one_chunk_of_a_long_one_whose_output_is_predi
         result["done"] = time.perf_counter()
     thread = threading.Thread(target=long_request)
     thread.start()
-    time.sleep(1.0)  # the long request is being restored
+    time.sleep(0.5)  # the long request is being restored
     short, short_seconds = timed_post(server, {"lines": ["did you"]})
     short_done = time.perf_counter()
     thread.join()

@@ -201,5 +201,6 @@ class FeatureCache:
         # float16 halves the cache; features are normalised or layer-normed, well inside its range.
         data = save({"features": features.detach().to(torch.float16).contiguous()},
                     metadata={"audio": str(spec), "extractor": extractor_id})
-        with atomic_write(self._file(self.key(spec, extractor_id)), "wb") as out:  # safe with several processes
+        # Safe with several processes; not flushed to disk, as a lost entry is recomputed.
+        with atomic_write(self._file(self.key(spec, extractor_id)), "wb", durable=False) as out:
             out.write(data)

@@ -183,10 +183,12 @@ def check_output_file(path: str) -> None:
 
 
 @contextlib.contextmanager
-def atomic_write(path: str, mode: str = "w", create_parents: bool = True):
+def atomic_write(path: str, mode: str = "w", create_parents: bool = True, durable: bool = True):
     """Open a temporary file beside ``path`` (beside a link's target); on success it replaces the file in
     one rename. ``-`` and streams are written to directly. A missing folder is created, unless
-    ``create_parents`` is False: then ``check_parent_folder`` raises."""
+    ``create_parents`` is False: then ``check_parent_folder`` raises. ``durable``: the data reach the disk
+    before the rename (an output, a checkpoint); False for a cache entry, which a crash may lose and the
+    next run recomputes, where a disk flush per file would cost more than the entry."""
     kwargs = {"encoding": "utf-8", "newline": "\n"} if "b" not in mode else {}
     if path == "-":
         yield sys.stdout.buffer if "b" in mode else sys.stdout
@@ -212,7 +214,8 @@ def atomic_write(path: str, mode: str = "w", create_parents: bool = True):
             handle.flush()
             if kept_mode is not None:
                 os.fchmod(handle.fileno(), kept_mode)
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
