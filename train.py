@@ -20,7 +20,7 @@ import sys
 
 from gector_punct.model.config import ModelFolderError
 from gector_punct.options.flags import FlagParser, add_flags
-from gector_punct.text.files import InputError, error_text
+from gector_punct.text.files import InputError, error_text, read_json_object
 from gector_punct.training.options import TrainOptions
 from gector_punct.training.trainer import train
 
@@ -44,14 +44,9 @@ def parse_flags(parser: FlagParser, argv: list[str]) -> dict:
 def read_config(path: str) -> dict:
     """A --config file's options (a JSON object whose keys are TrainOptions' names); InputError otherwise."""
     try:
-        with open(path, encoding="utf-8") as f:
-            options = json.load(f)
-    except OSError as err:
-        raise InputError(f"--config {error_text(err, path)}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise InputError(f"--config {path}: not JSON ({err})") from None
-    if not isinstance(options, dict):
-        raise InputError(f"--config {path}: not a JSON object")
+        options = read_json_object(path)
+    except InputError as err:
+        raise InputError(f"--config {err}") from None
     unknown = set(options) - TrainOptions.field_names()
     if unknown:
         raise InputError(f"--config {path}: unknown keys {sorted(unknown)}")

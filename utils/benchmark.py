@@ -29,6 +29,7 @@ from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
 from gector_punct.text.files import read_lines
 from gector_punct.text.tags import make_source
+from gector_punct.text.tasks import DEFAULT_TASKS, switch_states
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -86,7 +87,8 @@ def bare_encoder_seconds(models: list[str], lines: list[str], batch_size: int, d
     total, where = 0.0, pick_device(device)
     for folder in model_folders(models):
         model = Seq2Labels.load(folder, light=True).to(where).eval()
-        windows = model.text_encoder(max_len).encode_lines([line.split() for line in lines])
+        switches = switch_states(DEFAULT_TASKS, model.config.switches)  # a switching model's windows carry them
+        windows = model.text_encoder(max_len).encode_lines([line.split() for line in lines], switches)
         batches = [{k: batch[k].to(where) for k in ("input_ids", "attention_mask")}
                    for _, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id)]
         with torch.inference_mode(), autocast(where):

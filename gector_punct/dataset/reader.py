@@ -189,10 +189,8 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
     teach that punc on means disfluencies stay); the words around it are taught their marks as the fluent
     target has them. ``off_tasks="unchanged"``: with punc off a kept word is taught its whole tag (the input's
     marks and case, unchanged), so "no mark" is learnt as what punc off means, on every set with punc off."""
-    labels, context = [], START_CONTEXT
-    for w, t in zip(words, tags):
-        if not t.deletes:
-            context = mark_context(t.apply(w))
+    labels = []
+    for w, t, context in zip(words, tags, next_contexts(words, tags)):
         label = WordLabels(*vocab.encode_tag(t), next_context=context)
         if "punc" not in tasks and (t.deletes or off_tasks == "untaught"):
             kept = NOT_DELETED if "disf" in tasks else IGNORE  # with neither task on there is nothing to teach
@@ -201,6 +199,23 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
             label = label._replace(punct=IGNORE, case=IGNORE, detect=IGNORE)
         labels.append(label)
     return labels
+
+
+def next_contexts(words: list[str], tags: list[Tag]) -> list[int]:
+    """Per word, the mark context it gives the word after it (``tags.mark_context`` of the word as written;
+    a deleted word passes on the context it was given)."""
+    contexts, context = [], START_CONTEXT
+    for w, t in zip(words, tags):
+        if not t.deletes:
+            context = mark_context(t.apply(w))
+        contexts.append(context)
+    return contexts
+
+
+def given_contexts(words: list[str], tags: list[Tag]) -> list[int]:
+    """Per word, the mark context of the word before it (``start`` for the first): what the case head is
+    given in training (``windows.collate_arrays``' ``prev_mark``)."""
+    return [START_CONTEXT, *next_contexts(words, tags)[:-1]] if words else []
 
 
 def read_tasks(path: str) -> frozenset[str]:

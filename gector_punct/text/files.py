@@ -104,6 +104,25 @@ def check_input_file(path: str) -> None:
         _open_input(path).close()
 
 
+def read_json_object(path: str) -> dict:
+    """A whole file that is one JSON object (a byte-order mark opening it is dropped); a file that cannot be
+    read, or holds anything else, raises ``InputError`` naming it."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = without_bom(handle.read())
+    except OSError as err:
+        raise InputError(error_text(err, path)) from None
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not valid UTF-8 ({err.reason} at byte {err.start})") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(f"{path}: not JSON ({err.msg} at line {err.lineno})") from None
+    if not isinstance(record, dict):
+        raise InputError(f"{path}: not a JSON object")
+    return record
+
+
 def read_json_objects(path: str) -> list[tuple[int, dict]]:
     """(line number, object) of each non-blank line of a JSON-lines file; a line that is not a JSON object
     raises ``InputError`` naming the file and line."""

@@ -108,8 +108,13 @@ class TrainOptions(Settings):
     teachers: str = flag("", "with --switches: single-task models whose soft decisions the switching model also "
                              "learns from, e.g. disf=runs/disf_only/best,punc=runs/punc_only/best (multi-task "
                              "distillation)")
-    distill_weight: float = flag(0.5, "share of the punctuation loss the teachers' soft labels take",
-                                 min=0.0, max=1.0)
+    soft_labels: str = flag("", "folders of a teacher's soft labels of the training lines (utils/label_teacher.py), "
+                                "comma-separated: every head also learns them, on the lines that have them "
+                                "(distillation from a stored teacher)")
+    distill_weight: float = flag(0.5, "share of the loss the teachers' soft labels take (--teachers: of the "
+                                      "punctuation head's; --soft_labels: of every head's)", min=0.0, max=1.0)
+    distill_temperature: float = flag(1.0, "--soft_labels: the temperature both distributions are softened by "
+                                           "(the loss is scaled by its square)", above=0.0)
     distill_anneal: bool = flag(False, "the teachers' share falls linearly to 0 over training (teacher annealing)")
     teacher_marks_with_disf: bool = flag(False, "the punc teacher also teaches the marks of the words that stay "
                                                 "in windows with disf on (punc off there, so decoding still adds "

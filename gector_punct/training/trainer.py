@@ -28,7 +28,8 @@ DistributedDataParallel over gloo on CPU, nccl on GPU; only rank 0 evaluates, wr
 Switching tokens (seed 001): ``train_set`` / ``dev_set`` may name several files (comma-separated), each with
 its tasks (``reader``); a training file named n times is drawn n times as often; ``switches`` gives the
 model one token per task. An ``init_model`` gains the labels the data has and it lacks (``$DELETE``).
-``teachers`` adds single-task models' soft labels to the punctuation loss (``distillation.Teachers``).
+``teachers`` adds single-task models' soft labels to the punctuation loss (``distillation.Teachers``);
+``soft_labels``, a stored teacher's soft labels to every head's (``soft_labels.SoftLabels``).
 
 Audio (UniPunc): instances with audio (see ``reader``) are read and, with a frozen extractor, their features
 extracted once before the first epoch (to ``audio_cache`` on disk, or kept in memory); batches mix samples
@@ -52,6 +53,7 @@ from gector_punct.model.batch import Batch
 from gector_punct.audio.bootstrapper import text_fractions
 from gector_punct.training.checkpoint import load_optimizer, save_checkpoint
 from gector_punct.training.distillation import Teachers
+from gector_punct.training.soft_labels import SoftLabels
 from gector_punct.model.windows import collate
 from gector_punct.scoring.evaluation import evaluate_dev_sets
 from gector_punct.text.files import atomic_write, recover_dir
@@ -194,9 +196,24 @@ class Trainer:
         self.audio, self.fractions = prepare_audio(self.model, self.data, o)
         self.teachers = Teachers.load(o.teachers, self.model, o.distill_weight, o.distill_anneal,
                                       o.teacher_marks_with_disf, self.device) if o.teachers else None
+        self.soft = self.stored_teacher()
         self.optimizer = optimizer_for(self.model, o, resume_from, self.device)
         self.scaler = grad_scaler(self.device)
         self.ddp = None
+
+    def stored_teacher(self) -> SoftLabels | None:
+        """The ``soft_labels`` of the training instances, or None; how many lines have them is printed."""
+        o = self.options
+        if not o.soft_labels:
+            return None
+        if o.teachers:
+            raise ValueError("--soft_labels and --teachers: one teacher at a time")
+        soft = SoftLabels.load(o.soft_labels, self.train_instances, self.model.vocab, o.distill_weight,
+                               o.distill_temperature)
+        if self.is_main:
+            print(f"soft labels: {int((soft.rows >= 0).sum()):,} of {len(self.train_instances):,} training lines",
+                  flush=True)
+        return soft
 
     # ---- the loop ---------------------------------------------------------------------------------
 
@@ -298,12 +315,17 @@ class Trainer:
             if self.teachers is not None:  # one more term: the teachers' soft labels
                 extra_sum, extra_count = self.teachers.loss_sum(inputs, out)
                 sums, counts = torch.cat([sums, extra_sum[None]]), torch.cat([counts, extra_count[None].to(counts)])
+            if self.soft is not None:  # one more term per head: the stored teacher's
+                extra_sums, extra_counts = self.soft.loss_sums([self.data.windows[i] for i in share], out, inputs)
+                sums, counts = torch.cat([sums, extra_sums]), torch.cat([counts, extra_counts.detach().to(counts)])
             if self.world > 1:  # each term's mean over the global batch's words; DDP then averages over processes
                 dist.all_reduce(counts)
             terms = sums / counts.clamp(min=1)
             if self.teachers is not None:
                 progress = self.state["step"] / self.total_updates()
                 terms = terms * self.teachers.term_weights(len(HEADS), HEADS.index(PUNCT_HEAD), progress).to(terms)
+            if self.soft is not None:
+                terms = terms * self.soft.term_weights(len(HEADS)).to(terms)
             loss = terms.sum() * self.world / accumulation
             (self.scaler.scale(loss) if self.scaler else loss).backward()
         return loss.item() * accumulation

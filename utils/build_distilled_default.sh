@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Distil models/ensemble_en (the teacher) into the default model's MiniLM (the student), on these CPUs
+# (issue 42). Each step resumes: a finished step's output is kept, a labelling run redoes no finished shard,
+# a training run continues from its last/ checkpoint.
+#   bash utils/build_distilled_default.sh [W] [SHARE_LINES ...]
+# 1. the shaped training text (utils/prepare_shaped_data.sh), both files in one shuffled file (seed 42), so
+#    that its first N lines are a share of every source;
+# 2. the teacher's soft labels of it (utils/label_teacher.py: about 1,100 words/s on 2 cores);
+# 3. per share (default 8000 lines, about 480,000 words), the shipped default model trained further on the
+#    share twice: with the soft labels (--soft_labels, weight 0.5) and, the control, on the gold labels alone;
+#    both scored on the dev files (utils/model_report.py), so what the teacher adds is the difference.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+W=${1:-work/distill}
+shift || true
+SHARES=${*:-8000}
+export HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
+[ -s "$W/spoken_shaped.train.tagged" ] || bash utils/prepare_shaped_data.sh "$W"
+D="$W/distill"
+mkdir -p "$D"
+if [ ! -s "$D/train.tagged" ]; then
+  python - "$W" "$D/train.tagged" <<'PY'
+import random, sys
+w, out = sys.argv[1:]
+lines = [l for f in ("ted_mix_shaped", "spoken_shaped") for l in open(f"{w}/{f}.train.tagged", encoding="utf-8") if l.strip()]
+random.Random(42).shuffle(lines)
+with open(out + ".tmp", "w", encoding="utf-8") as o:
+    o.writelines(lines)
+PY
+  mv "$D/train.tagged.tmp" "$D/train.tagged"
+fi
+largest=$(printf '%s\n' $SHARES | sort -n | tail -1)
+python utils/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teacher" --model_path ensemble_en \
+  --max_lines "$largest"
+report() {  # $1: model folder, $2: JSON out; the dev figures of the model cards
+  [ -s "$2" ] || python utils/model_report.py --model_path "$1" --ted_dev "$W/ted.dev.tagged" \
+    --cased_dev "$W/cased.dev.tagged" --utterances --json "$2" > "${2%.json}.txt"
+}
+report models/default_en "$D/report_default_en.json"
+for share in $SHARES; do
+  head -n "$share" "$D/train.tagged" > "$D/share_$share.tagged"
+  for kind in soft gold; do
+    run="$D/s${share}_$kind"
+    [ "$kind" = soft ] && soft=(--soft_labels "$D/teacher/train.tagged.soft" --distill_weight "${WEIGHT:-0.5}") || soft=()
+    # --resume: a finished run ends at once, a killed one continues from its last epoch
+    python train.py --config configs/default_en_shaped.json --init_model models/default_en --lr 5e-5 \
+      --n_epoch "${EPOCHS:-1}" --train_set "$D/share_$share.tagged" --dev_set "$W/ted.dev.tagged,$W/cased.dev.tagged" \
+      --model_dir "$run" --progress 0 --resume 1 "${soft[@]}" >> "$run.log" 2>&1
+    report "$run/best" "$run/report.json"
+  done
+done

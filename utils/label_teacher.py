@@ -1,0 +1,56 @@
+#!/usr/bin/env python
+"""Label training files with a teacher's soft labels, for distillation (``train.py --soft_labels``).
+
+    python utils/label_teacher.py --train_set W/distill/train.tagged --out_dir W/distill/teacher
+    python utils/label_teacher.py --train_set A.tagged,B.tagged --out_dir W/t --model_path accurate_en default_en
+
+Each file gets a folder ``OUT_DIR/<file name>.soft`` of shards (``gector_punct/training/soft_labels.py``
+says what a shard holds): per word, the teacher's likeliest punctuation and case labels with their
+probabilities, and its detection probability. A killed run is resumed by running the same command again:
+finished shards are never redone; a folder labelled by another teacher, ``--top_k``, ``--shard_lines`` or
+another version of the file is refused. Shards are written in file order; ``--max_lines N`` labels the first
+N lines (a share to train on: ``head -n N``; the trainer finds a line's labels by its words, in any file).
+"""
+import sys
+from dataclasses import dataclass
+
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.prediction.loading import ModelLoadError, load_punctuator
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.text.files import InputError
+from gector_punct.training.soft_labels import label_file
+
+
+@dataclass(kw_only=True)
+class LabelFlags(Settings):
+    train_set: str = flag(help="tagged training file(s) to label (utils/preprocess_data.py output), comma-separated")
+    out_dir: str = flag(help="folder of the labels: one <file name>.soft folder per file")
+    top_k: int = flag(6, "labels kept per word and head (the likeliest, renormalised)", min=1, max=64)
+    shard_lines: int = flag(2000, "lines per shard (the unit of resuming)", min=1)
+    max_lines: int | None = flag(None, "label only each file's first lines (whole shards; a later run with more "
+                                       "labels the rest)", min=1, default_text="all")
+    threads: int | None = flag(None, "the engine's CPU threads", min=1, default_text="its choice")
+
+
+def main(argv=None) -> int:
+    p = FlagParser(__doc__)
+    add_flags(p, LabelFlags)
+    add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size", "device"))
+    raw = p.parse_args(argv)
+    raw.model_path = raw.model_path or ["ensemble_en"]  # the teacher: by default the best English model
+    args, prediction = p.settings(LabelFlags, raw), p.settings(PredictionSettings, raw)
+    try:
+        punctuator = load_punctuator(prediction, threads=args.threads)
+        teacher = " ".join(prediction.model_path)
+        for path in filter(None, args.train_set.split(",")):
+            folder = label_file(punctuator, path, args.out_dir, teacher, args.top_k, args.shard_lines, args.max_lines,
+                                log=lambda text: print(text, file=sys.stderr, flush=True))
+            print(folder)
+    except (InputError, ModelLoadError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
