@@ -246,6 +246,13 @@ def test_train_flags_come_from_the_options(tmp_path, capsys):
     assert train.main(paths + ["--config", str(tmp_path / "bad.json")]) == 2  # a preset is checked alike
     assert capsys.readouterr().err.splitlines() == ["error: lr: must be at least 0.0, not -1.0"]
     assert not os.path.exists(tmp_path / "m")  # refused before anything was written
+    (tmp_path / "bom.json").write_bytes('\ufeff{"lr": -2}'.encode())  # as some editors save it: read, then checked
+    assert train.main(paths + ["--config", str(tmp_path / "bom.json")]) == 2
+    assert capsys.readouterr().err.splitlines() == ["error: lr: must be at least 0.0, not -2.0"]
+    (tmp_path / "list.json").write_text('[{"lr": 1}]')
+    with pytest.raises(SystemExit) as stop:
+        train.main(paths + ["--config", str(tmp_path / "list.json")])
+    assert stop.value.code == 2 and capsys.readouterr().err.splitlines() == [f"error: --config {tmp_path / 'list.json'}: not a JSON object"]
     with pytest.raises(ValueError, match="batch_size: must be at least 1, not 0"):
         TrainOptions(batch_size=0)
     assert TrainOptions(case_context=1, acoustic={"dim": 16}).acoustic.dim == 16  # as a --config JSON gives them

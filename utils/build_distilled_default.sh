@@ -34,7 +34,8 @@ python utils/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teache
   --max_lines "$largest"
 report() {  # $1: model folder, $2: JSON out; the dev figures of the model cards
   [ -s "$2" ] || python utils/model_report.py --model_path "$1" --ted_dev "$W/ted.dev.tagged" \
-    --cased_dev "$W/cased.dev.tagged" --utterances --json "$2" > "${2%.json}.txt"
+    --cased_dev "$W/cased.dev.tagged" --extra_dev ted_whole="$W/ted_whole.dev.tagged" \
+    cased_whole="$W/cased_whole.dev.tagged" --utterances --json "$2" > "${2%.json}.txt"
 }
 report models/default_en "$D/report_default_en.json"
 for share in $SHARES; do

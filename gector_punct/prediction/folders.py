@@ -62,7 +62,7 @@ class LineFormat:
     def check(self, line: str, path: str, number: int) -> None:
         """Raise ``InputError`` naming ``path:number`` unless ``text`` can read the line."""
         if self.kind == "jsonl" and line.strip():
-            record = parse_json_object(line, path, number)
+            record = parse_json_object(line, f"{path}:{number}")
             if not isinstance(record.get(self.text_field), str):
                 problem = "has no field" if self.text_field not in record else "has no text in its field"
                 raise InputError(f"{path}:{number}: the record {problem} {self.text_field!r}")

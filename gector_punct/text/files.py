@@ -114,29 +114,24 @@ def read_json_object(path: str) -> dict:
         raise InputError(error_text(err, path)) from None
     except UnicodeDecodeError as err:
         raise InputError(f"{path}: not valid UTF-8 ({err.reason} at byte {err.start})") from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(f"{path}: not JSON ({err.msg} at line {err.lineno})") from None
-    if not isinstance(record, dict):
-        raise InputError(f"{path}: not a JSON object")
-    return record
+    return parse_json_object(text, path)
 
 
 def read_json_objects(path: str) -> list[tuple[int, dict]]:
     """(line number, object) of each non-blank line of a JSON-lines file; a line that is not a JSON object
     raises ``InputError`` naming the file and line."""
-    return [(number, parse_json_object(text, path, number)) for number, text in read_lines(path) if text.strip()]
+    return [(number, parse_json_object(text, f"{path}:{number}")) for number, text in read_lines(path) if text.strip()]
 
 
-def parse_json_object(text: str, path: str, number: int) -> dict:
-    """Line ``number`` of ``path``, a JSON object; anything else raises ``InputError`` naming the file and line."""
+def parse_json_object(text: str, where: str) -> dict:
+    """``text`` (of ``where``: a file, or ``file:line``), a JSON object; anything else raises ``InputError``
+    naming ``where``."""
     try:
         record = json.loads(text)
     except json.JSONDecodeError as err:
-        raise InputError(f"{path}:{number}: not JSON ({err.msg})") from None
+        raise InputError(f"{where}: not JSON ({err.msg})") from None
     if not isinstance(record, dict):
-        raise InputError(f"{path}:{number}: not a JSON object")
+        raise InputError(f"{where}: not a JSON object")
     return record
 
 
