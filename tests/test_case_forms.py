@@ -95,6 +95,54 @@ def test_written_forms_hold_in_every_line_and_over_a_models_counts():
     words = "we need the pdf on youtube and my macbook".split()
     assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == "we need the PDF on YouTube and my MacBook"
     end = Tag(append=".")
-    words = "ok youtube is down".split()
-    assert apply_tags(words, lexicon.apply(words, [end, Tag(case=CAPITAL), Tag(), Tag()])) == "ok. YouTube is down"
-    assert all(form.form != form.form.lower() and form.share == 100 for form in listed_forms().values())
+    words = "so youtube is down".split()
+    assert apply_tags(words, lexicon.apply(words, [end, Tag(case=CAPITAL), Tag(), Tag()])) == "so. YouTube is down"
+    assert all(form.listed and form.share == (0 if form.form == form.form.lower() else 100)
+               for form in listed_forms().values())
+
+
+def test_ok_has_one_written_form():
+    """Issue 42: ``ok`` was ``Ok`` at a sentence start, ``OK`` or ``ok`` inside one; an editor writes one form."""
+    lexicon = CaseForms(listed_forms())
+    words = "ok then ok".split()
+    tags = [Tag(case=CAPITAL, append=","), Tag(append="."), Tag()]
+    assert apply_tags(words, lexicon.apply(words, tags)) == "OK, then. OK"
+
+
+def test_a_listed_form_is_written_over_a_dotted_acronym():
+    """Issue 42: ``hr`` came out ``H.R.`` three times and ``HR`` twelve in one line; a listed form wins, and a
+    line-final dotted one keeps its period as the sentence's end in a whole utterance."""
+    lexicon = CaseForms(listed_forms())
+    dotted = Tag(acronym=True, case=UPPER)
+    words = "ask hr and hr".split()
+    tags = [Tag(), dotted, Tag(), dotted]
+    assert apply_tags(words, lexicon.apply(words, tags)) == "ask HR and HR"
+    assert apply_tags(words, lexicon.apply(words, tags, closes=True)) == "ask HR and HR."
+
+
+def test_a_word_written_with_capitals_is_written_one_way_in_a_line():
+    """A word the tags write with capitals in several places takes one form in the line, as most of those inside
+    a sentence were written (dotted or not); whether it has capitals stays each place's decision."""
+    lexicon = CaseForms({"acme": CaseForm("ACME", 70), "president": CaseForm("President", 55)})
+    words = "acme and acme and acme and acme".split()
+    upper, dotted = Tag(case=UPPER), Tag(acronym=True, case=UPPER)
+    tags = [dotted, Tag(), upper, Tag(), dotted, Tag(), upper]
+    assert apply_tags(words, lexicon.apply(words, tags)) == "ACME and ACME and ACME and ACME"  # a tie: the first
+    tags = [upper, Tag(), dotted, Tag(), dotted, Tag(), Tag()]
+    assert apply_tags(words, lexicon.apply(words, tags)) == "A.C.M.E. and A.C.M.E. and A.C.M.E. and acme"
+    words = "the president met president obama".split()
+    tags = [Tag(), Tag(), Tag(), Tag(case=CAPITAL), Tag(case=CAPITAL)]
+    assert apply_tags(words, lexicon.apply(words, tags)) == "the president met President Obama"
+
+
+def test_lower_case_rows_and_app_names():
+    """``stroma`` was capitalised at a line's end; ``slack`` is Slack where an app is meant, and a word elsewhere;
+    Siri, Celsius are always names."""
+    lexicon = CaseForms(listed_forms())
+    words = "in the stroma".split()
+    assert apply_tags(words, lexicon.apply(words, [Tag(), Tag(), Tag(case=CAPITAL, append=".")])) == "in the stroma."
+    words = "hey siri it is ten degrees celsius".split()
+    assert apply_tags(words, lexicon.apply(words, [Tag()] * 7)) == "hey Siri it is ten degrees Celsius"
+    words = "message me on slack or in the slack channel and cut me some slack".split()
+    assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == \
+        "message me on Slack or in the Slack channel and cut me some slack"

@@ -25,6 +25,7 @@ from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 from gector_punct.prediction.line_rules import (INVERTED_QUESTION, LINE_RULES, SENTENCE_MARKS, WORD_RULES, Evidence,
                                                 Line, Reading, decide)
 from gector_punct.text.case_forms import CaseForms
+from gector_punct.text.sentences import trails_off
 from gector_punct.text.tags import DELETE, KEEP, Tag
 from gector_punct.text.units import narrow_marks
 
@@ -94,6 +95,14 @@ def sentence_mark_columns(punct_names: list[str]) -> dict[str, list[int]]:
             for m in SENTENCE_MARKS}
 
 
+def closing_columns(punct_names: list[str]) -> list[int]:
+    """The punctuation labels that end a sentence (``sentence_mark_columns``) without trailing off
+    (``sentences.trails_off``: ``...`` is a pause inside a spoken number, not the end of a sentence)."""
+    marks = sentence_mark_columns(punct_names)
+    return sorted(j for m in SENTENCE_MARKS for j in marks[m]
+                  if not trails_off(narrow_marks(Tag.parse(punct_names[j]).append)))
+
+
 def likeliest_marks(marks: dict[str, np.ndarray]) -> list[str]:
     """Per word, its likeliest sentence mark from each mark's probability (``_summed`` over its
     ``sentence_mark_columns``); the first of equals in . ? ! order."""
@@ -124,6 +133,7 @@ class LabelColumns(NamedTuple):
     delete: int | None
     open: dict[str, list[int]]  # ``open_columns`` with punc on
     sentence_marks: dict[str, list[int]]
+    closing: list[int]
     question_opening: list[int]
 
 
@@ -134,7 +144,8 @@ def label_columns(punct: tuple[str, ...], case: tuple[str, ...], detect: tuple[s
     names = {PUNCT_HEAD.name: list(punct), CASE_HEAD.name: list(case)}
     return LabelColumns(punct.index(KEEP), case.index(KEEP), detect.index("INCORRECT"),
                         punct.index(DELETE) if DELETE in punct else None, open_columns(names, frozenset({"punc"})),
-                        sentence_mark_columns(list(punct)), question_opening_columns(list(punct)))
+                        sentence_mark_columns(list(punct)), closing_columns(list(punct)),
+                        question_opening_columns(list(punct)))
 
 
 def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, names: dict[str, list[str]],
@@ -153,8 +164,8 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
     error = probabilities[DETECT_HEAD.name][:, at.incorrect].tolist()
     delete = punct_p[:, at.delete].tolist() if at.delete is not None else None
     marks = {mark: _summed(punct_p, cols) for mark, cols in at.sentence_marks.items()}
-    sentence_end = (marks["."] + marks["?"] + marks["!"]).tolist()
-    exclaim, opening = marks["!"].tolist(), _summed(punct_p, at.question_opening).tolist()
+    sentence_end = _summed(punct_p, at.closing).tolist()
+    exclaim, opening, asking = marks["!"].tolist(), _summed(punct_p, at.question_opening).tolist(), marks["?"].tolist()
     bounds = [0]
     for words in word_lines:
         bounds.append(bounds[-1] + len(words))
@@ -162,7 +173,8 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
     last_marks = iter(likeliest_marks({mark: sums[last] for mark, sums in marks.items()}))
     return [Evidence(labels[start:end], case_labels[start:end], error[start:end],
                      delete[start:end] if delete is not None else None, sentence_end[start:end],
-                     exclaim[start:end], opening[start:end], next(last_marks) if end > start else ".")
+                     exclaim[start:end], opening[start:end], asking[start:end],
+                     next(last_marks) if end > start else ".")
             for start, end in zip(bounds, bounds[1:])]
 
 

@@ -13,7 +13,8 @@ off (case and marks are ``punc``'s part: with it off, no rule may change them):
    the word allows (``existing``), and the case of the context the word before gives as written. A line
    below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
 3. ``open_utterance`` and ``close_utterance`` (a whole utterance, or a stream's window that begins one),
-   ``temper_exclamations``, ``join_spoken_numbers``, ``chinese_questions``, ``pair_questions`` (they need
+   ``temper_exclamations``, ``greet_with_commas``, ``plain_statements``, ``join_spoken_numbers``,
+   ``chinese_questions``, ``pair_questions`` (they need
    the sentence ends, known from here on), ``capitalise_sentences``, ``write_case_forms``.
 
 ``given`` holds in one place, ``Line.retagged``, through which every rule returns its tags (a line starts
@@ -28,12 +29,14 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from gector_punct.model.config import DecodeConfig
-from gector_punct.text.case_forms import CaseForms
+from gector_punct.text.case_forms import NAME_SHARE, CaseForms
 from gector_punct.text.existing import QUOTE_PAIRS, constrain, pair_added_quotes
-from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, START_CONTEXT, Tag,
+from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, START_CONTEXT, Tag,
                                     capitalise_sentence_starts, mark_context)
 from gector_punct.text.alignment import PAUSE_MARKS
-from gector_punct.text.sentences import ends_sentence
+from gector_punct.text.sentences import ELLIPSES, ends_sentence, ends_sentence_after
+from gector_punct.text.speech import (NUMBER_WORDS, MONTHS, SPANISH_QUESTION_WORDS, asks, code_letter,  # noqa: F401
+                                      greeting_length, is_english, spoken_numbers)
 from gector_punct.text.units import split_edges
 from gector_punct.text.units import narrow_marks, starts_lower
 
@@ -59,8 +62,8 @@ class Evidence:
     added to ``$KEEP``'s, is below ``min_error_probability``); ``case``, per mark context of the word before
     (``tags.MARK_CONTEXTS``), its likeliest case label (``$KEEP`` likewise); ``error``, P(INCORRECT) of the
     detection head; ``delete``, P($DELETE) (None: the labels have no ``$DELETE``); ``sentence_end``,
-    ``exclaim``, ``question_opening``: P of its labels that end a sentence, that end with ``!``, that open
-    with ``¿``; ``last_mark``: the sentence mark (. ? !) likeliest at the line's last word."""
+    ``exclaim``, ``question_opening``, ``asking``: P of its labels that end a sentence (not trailing off
+    with ``...``), that end with ``!``, that open with ``¿``, that end with ``?``; ``last_mark``: the sentence mark (. ? !) likeliest at the line's last word."""
     punct: list[str]
     case: list[tuple[str, ...]]
     error: list[float]
@@ -68,13 +71,15 @@ class Evidence:
     sentence_end: list[float]
     exclaim: list[float]
     question_opening: list[float]
+    asking: list[float]
     last_mark: str = "."
 
     @classmethod
     def none(cls, n_words: int) -> Evidence:
         """The evidence of a model that is sure no word of the line needs an edit."""
         zeros = [0.0] * n_words
-        return cls([KEEP] * n_words, [(KEEP,) * len(MARK_CONTEXTS)] * n_words, zeros, None, zeros, zeros, zeros)
+        return cls([KEEP] * n_words, [(KEEP,) * len(MARK_CONTEXTS)] * n_words, zeros, None, zeros, zeros, zeros,
+                   zeros)
 
 
 @dataclass(frozen=True)
@@ -182,7 +187,8 @@ def open_utterance(line: Line) -> Line:
 def close_utterance(line: Line) -> Line:
     """A whole utterance's last word (the last kept one with a letter or digit: an emoji after it stays after
     the mark) ends a sentence, with ``Evidence.last_mark`` where it has only pause marks
-    (``tags.PAUSE_MARKS``) or none (``year,`` -> ``year.``), inside the closing quotes it adds (``us"`` ->
+    (``tags.PAUSE_MARKS``), none (``year,`` -> ``year.``) or an ellipsis (``eight...`` -> ``eight.``: an
+    utterance a recogniser closed was ended, not trailed off), inside the closing quotes it adds (``us"`` ->
     ``us."``); a last word with marks of its own in the input is left as it is."""
     words, tags = line.words, line.tags
     last = _first_kept(words, tags, reversed(range(len(words)))) if line.reading.whole else None
@@ -192,7 +198,8 @@ def close_utterance(line: Line) -> Line:
     written = split_edges(tag.apply(words[last]))[2]  # an acronym's last period counts: U.S. ends a sentence
     marks = narrow_marks(tag.append)
     before_quotes = marks.rstrip("".join(QUOTE_PAIRS.values()))
-    if split_edges(words[last])[2] or ends_sentence(written) or not set(before_quotes) <= PAUSE_MARKS:
+    open_end = set(before_quotes) <= PAUSE_MARKS or before_quotes in ELLIPSES
+    if split_edges(words[last])[2] or not open_end or (ends_sentence(written) and before_quotes not in ELLIPSES):
         return line
     out = list(tags)
     out[last] = replace(tag, append=line.evidence.last_mark + marks[len(before_quotes):])
@@ -210,44 +217,81 @@ def temper_exclamations(line: Line) -> Line:
                           for t, p in zip(line.tags, line.evidence.exclaim)])
 
 
-# The words num2words writes for numbers in English (cardinals and ordinals, ``point`` of a decimal), hyphened
-# ones in parts: the spoken forms of the training data (gector_punct_data/corpora/spoken.py) come from it.
-# tests/test_decoding_rules.py checks this set against num2words' output (num2words is no run-time need).
-NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
-fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
-million billion trillion point zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh
-twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth
-fiftieth sixtieth seventieth eightieth ninetieth hundredth thousandth millionth billionth trillionth""".split())
-# Words said in a string of digits that num2words does not write: ``oh`` (zero), ``double`` and ``triple``.
-# Each is part of a number only in a run of number words holding two or more of num2words' (five oh one,
-# oh seven nine, six double one two); beside one number word it is a word of its own (oh, one more thing).
-SPOKEN_DIGIT_WORDS = frozenset({"oh", "double", "triple"})
-MONTHS = set("january february march april may june july august september october november december".split())
+def _sentences(words: list[str], tags: list[Tag]) -> list[list[int]]:
+    """The kept words of each sentence the tags close with a mark of their own (not the input's), in order; a
+    sentence still open at the line's end is not one."""
+    spans, span = [], []
+    for k, (word, tag) in enumerate(zip(words, tags)):
+        if tag.deletes:
+            continue
+        span.append(k)
+        if ends_sentence_after(tag.apply(word)):
+            if not split_edges(word)[2]:
+                spans.append(span)
+            span = []
+    return spans
+
+
+def _is_name(line: Line, k: int) -> bool:
+    """Whether word ``k`` is written as a name: the tags give it a capital, or the case forms know it as one."""
+    forms, core = line.reading.case_forms, _core(line.words[k])
+    known = forms.forms.get(core) if forms else None
+    return not starts_lower(line.tags[k].apply(line.words[k])) or (known is not None and known.share >= NAME_SHARE)
+
+
+def greet_with_commas(line: Line) -> Line:
+    """A greeting the tags exclaim as a sentence of its own (``speech.greeting_length``: ``Hello!``, ``Good
+    morning!``, and with a name after it: ``Hey Siri!``) and that the line goes on from is set off with a
+    comma, as an editor writes it (``Hello, thank you for calling``): a greeting is not an exclamation. The
+    next word takes the case the model gives it after a comma (``Evidence.case``). A greeting the tags end
+    with ``.`` (``Good afternoon. My name is``) or ``?`` (``Hello?`` on a call) stays a sentence."""
+    words, out = line.words, list(line.tags)
+    kept = [k for k, t in enumerate(out) if not t.deletes]
+    for span in _sentences(words, out):
+        n = greeting_length([_core(words[k]) for k in span])
+        end = span[-1]
+        after = next((k for k in kept if k > end), None)
+        if not n or after is None or after < len(line.given) or not narrow_marks(out[end].append).endswith("!"):
+            continue
+        if len(span) != n and not (len(span) == n + 1 and _is_name(line, end)):
+            continue
+        out[end] = replace(out[end], append=",")
+        out[after] = _constrained(words[after], replace(out[after], case=line.evidence.case[after][PAUSE_CONTEXT]))
+    return line.retagged(out)
+
+
+# A ``?`` on a sentence that does not ask by its words stays when the model gives its ``?`` labels at least
+# this probability together (a question said as a statement: "you condemn their interference?").
+SURE_QUESTION = 0.8
+
+
+def plain_statements(line: Line) -> Line:
+    """In an English line (``speech.is_english``), a sentence the tags close with ``?`` none of whose clauses
+    asks (``speech.asks`` of the sentence from its start and from each pause mark on: ``Lisa, do you ...``
+    asks) is closed with ``.``, unless its ``?`` is ``SURE_QUESTION`` probable (``Evidence.asking``): ``Ok
+    then?``, ``If not?`` are the model's ``?`` spreading from a question beside them."""
+    words, out = line.words, list(line.tags)
+    if not any("?" in t.append for t in out) or not is_english([_core(w) for w in words]):
+        return line
+    for span in _sentences(words, out):
+        end, cores = span[-1], [_core(words[k]) for k in span]
+        starts = [0] + [i + 1 for i, k in enumerate(span[:-1]) if out[k].append or split_edges(words[k])[2]]
+        if "?" in narrow_marks(out[end].append) and line.evidence.asking[end] < SURE_QUESTION \
+                and not any(asks(cores[i:]) for i in starts):
+            out[end] = replace(out[end], append=narrow_marks(out[end].append).replace("?", "."))
+    return line.retagged(out)
+
+
 # A sentence end the tags put between two number words stays when the model gives its labels that end a
 # sentence at least this probability together: two numbers of two sentences (we have two. One is red).
 SURE_SENTENCE_END = 0.85
 
 
-def spoken_numbers(cores: list[str]) -> list[bool]:
-    """Per word (its core, lower-case), whether it is a word of a spoken number: a ``NUMBER_WORDS`` word
-    (``twenty-one`` in its parts), or a ``SPOKEN_DIGIT_WORDS`` word in a run with two of those."""
-    number = [core in NUMBER_WORDS or ("-" in core and all(p in NUMBER_WORDS for p in core.split("-")))
-              for core in cores]
-    out, start = list(number), 0
-    while start < len(cores):
-        end = start
-        while end < len(cores) and (number[end] or cores[end] in SPOKEN_DIGIT_WORDS):
-            end += 1
-        if sum(number[start:end]) >= 2:
-            out[start:end] = [True] * (end - start)
-        start = end + 1
-    return out
-
-
 def join_spoken_numbers(line: Line) -> Line:
-    """No mark inside a spoken number or date: of two kept words in a row that are both of a spoken number
-    (``spoken_numbers``: ``five five five one``, ``two thirty``, ``four point two``, ``five oh one``), or a
-    month and a number (``march third``), the first takes no appended mark and the second no capital;
+    """No mark inside a spoken number, date or code: of two kept words in a row that are both of a spoken
+    number (``spoken_numbers``: ``five five five one``, ``two thirty``, ``four point two``, ``five oh one``),
+    a month and a number (``march third``), or a letter and a number either way (``gate b twelve``, ``twelve
+    c``: ``code_letter``), the first takes no appended mark and the second no capital (but a code's letter);
     except where the tags end a sentence after the first that is ``SURE_SENTENCE_END`` probable. Marks the
     input already has stay."""
     words, out = line.words, list(line.tags)
@@ -255,13 +299,15 @@ def join_spoken_numbers(line: Line) -> Line:
     cores = [_core(words[k]) for k in kept]
     number = spoken_numbers(cores)
     for i, (a, b) in enumerate(zip(kept, kept[1:])):
-        if not number[i + 1] or not (number[i] or cores[i] in MONTHS):
+        pair = (number[i] or cores[i] in MONTHS or code_letter(cores[i])) and number[i + 1] \
+            or number[i] and code_letter(cores[i + 1])
+        if not pair:
             continue
         if ends_sentence(narrow_marks(out[a].append)) and line.evidence.sentence_end[a] >= SURE_SENTENCE_END:
             continue
         if out[a].append and not split_edges(words[a])[2]:
             out[a] = replace(out[a], append="")
-        if out[b].case == CAPITAL:
+        if out[b].case == CAPITAL and not code_letter(cores[i + 1]):  # a code's letter is written upper-case
             out[b] = replace(out[b], case=KEEP)
     return line.retagged(out)
 
@@ -294,8 +340,9 @@ def chinese_questions(line: Line) -> Line:
 def pair_questions(line: Line) -> Line:
     """Spanish writes a question between ``¿`` and ``?``: a sentence the tags close with ``?`` and open with
     no ``¿`` gets one before its word likeliest to take it (``Evidence.question_opening``), if that is at
-    least ``DecodeConfig.question_opening`` probable or the line already opens a question (a line with one
-    ``¿`` is Spanish: all its questions open); a ``¿`` in a sentence that the tags end otherwise is dropped.
+    least ``DecodeConfig.question_opening`` probable or the line already opens a question or asks with a
+    Spanish question word (``speech.SPANISH_QUESTION_WORDS``: ``qué``, ``cuántos``; a line with one ``¿`` is
+    Spanish: all its questions open); a ``¿`` in a sentence that the tags end otherwise is dropped.
     A sentence still open at the line's end (a line cut mid-sentence) is left as it is."""
     tags, opening_p, threshold = line.tags, line.evidence.question_opening, line.reading.config.question_opening
     if not any("?" in t.append or INVERTED_QUESTION in t.prepend for t in tags):
@@ -305,15 +352,16 @@ def pair_questions(line: Line) -> Line:
         if tag.append and not tag.deletes and ends_sentence(tag.append):
             spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "?" in tag.append))
             start = k + 1
-    questions = [span for span, asks in spans if asks]
-    spanish = any(INVERTED_QUESTION in tags[j].prepend or opening_p[j] >= threshold for span in questions for j in span)
-    for span, asks in spans:
+    questions = [span for span, asking in spans if asking]
+    spanish = any(INVERTED_QUESTION in tags[j].prepend or opening_p[j] >= threshold
+                  or _core(line.words[j]) in SPANISH_QUESTION_WORDS for span in questions for j in span)
+    for span, asking in spans:
         opened = [j for j in span if INVERTED_QUESTION in out[j].prepend]
-        if asks and not opened:
+        if asking and not opened:
             best = max(span, key=lambda j: opening_p[j])
             if spanish and opening_p[best] > 0:
                 out[best] = replace(out[best], prepend=INVERTED_QUESTION + out[best].prepend)
-        elif opened and not asks:
+        elif opened and not asking:
             for j in opened:
                 out[j] = replace(out[j], prepend=out[j].prepend.replace(INVERTED_QUESTION, ""))
     return line.retagged(out)
@@ -327,12 +375,14 @@ def capitalise_sentences(line: Line) -> Line:
 def write_case_forms(line: Line) -> Line:
     """How the capitals are written (``case_forms.CaseForms.apply``: ``iPhone``, ``NASA``); none: as cased."""
     forms = line.reading.case_forms
-    return line.retagged(forms.apply(line.words, line.tags)) if forms and line.words else line
+    return line.retagged(forms.apply(line.words, line.tags, closes=line.reading.whole)) if forms and line.words \
+        else line
 
 
 WORD_RULES = (delete_disfluencies, decide_words)
-LINE_RULES = WORD_RULES + (open_utterance, close_utterance, temper_exclamations, join_spoken_numbers,
-                           chinese_questions, pair_questions, capitalise_sentences, write_case_forms)
+LINE_RULES = WORD_RULES + (open_utterance, close_utterance, temper_exclamations, greet_with_commas,
+                           plain_statements, join_spoken_numbers, chinese_questions, pair_questions,
+                           capitalise_sentences, write_case_forms)
 
 
 KEPT_DOUBLES = {"had", "that", "bye", "no", "very", "so", "really", "yeah"}  # doubled on purpose: "had had"

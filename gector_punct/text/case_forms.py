@@ -17,12 +17,23 @@ inside a sentence it becomes ``form``; at a sentence start it becomes ``form`` w
 written that way (share >= 50: ``IBM``; its first letter upper-case, ``IPhone``: a sentence still starts
 with a capital), else it is just capitalised (``Okay``). A word written with a capital at least 99% of
 the time (``I``, ``IBM``) takes its form even where the tags leave it lower-case. A word the lexicon does
-not know keeps the tagger's decision; a dotted acronym (``$ACRONYM``) is left alone.
+not know keeps the tagger's decision; a dotted acronym (``$ACRONYM``) is left alone unless the word is listed.
+
+One written form per line: a word of the lexicon that the tags write with capitals more than once in a line is
+written the same way every time, as most of those occurrences inside a sentence were (``ACME`` twelve times
+and ``A.C.M.E.`` three times: ``ACME`` fifteen times); whether it takes capitals stays each occurrence's
+decision (``the president``, ``President Obama``).
 
 Every lexicon also holds the package's ``lexicon/written_forms.txt`` (brands with inner capitals and
-initialisms said as letters: ``iPhone``, ``YouTube``, ``PDF``), always applied and taking precedence over a
-model's counts, so that such a word is written the same way in every line and by every model. A form that
-begins lower-case (``iPhone``, ``eBay``) keeps it at a sentence start too.
+initialisms said as letters: ``iPhone``, ``YouTube``, ``PDF``, ``OK``; names that are no ordinary word:
+``Siri``, ``Celsius``), always applied and taking precedence over a model's counts and over a dotted
+acronym, so that such a word is written the same way in every line and by every model; its lower-case rows
+are common nouns that the models capitalise where an editor does not (``stroma``): written lower-case
+inside a sentence. A form that begins lower-case (``iPhone``, ``eBay``) keeps it at a sentence start too.
+``lexicon/app_names.txt`` lists apps whose names are also words (``Slack``, ``Zoom``): written as the name
+where the word before says an app is used (``on slack``, ``via zoom``: ``APP_BEFORE``) or the word after is
+one of an app's things (``slack channel``, ``zoom call``: ``APP_AFTER``), lower-case elsewhere as decided
+(``cut me some slack``).
 """
 from __future__ import annotations
 
@@ -34,26 +45,32 @@ from dataclasses import dataclass, replace
 from gector_punct.text.files import atomic_write
 from gector_punct.text.sentences import ends_sentence_after
 from gector_punct.text.tags import KEEP, LOWER, Tag, capitalize, case_tag
-from gector_punct.text.units import split_edges, split_units
+from gector_punct.text.units import split_edges, split_units, starts_lower
 
 FILE_NAME = "case_forms.tsv.gz"  # gzipped: shipped model folders stay under 10 MiB
 NAME_SHARE = 50  # at or above: the form is the word's own (a name), also at a sentence start
 ALWAYS_SHARE = 99  # at or above: written so even where the tagger leaves it lower-case (I, I'm, York)
 WRITTEN_FORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon", "written_forms.txt")
+APP_NAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon", "app_names.txt")
+APP_BEFORE = frozenset("on in via over through into using from".split())
+APP_AFTER = frozenset("""channel channels chat message messages call calls meeting meetings workspace thread app account
+link invite file files sheet spreadsheet inbox""".split())
 
 
 @dataclass(frozen=True)
 class CaseForm:
     form: str
     share: int  # percent of its (not sentence-initial) occurrences that are not lower-case
+    listed: bool = False  # from lexicon/written_forms.txt: written so over a dotted acronym too
 
 
 class CaseForms:
     """``CaseForms.count(lines)`` -> lexicon; ``save(folder)`` / ``load(folder)`` (None without a file);
     ``apply(words, tags) -> tags``."""
 
-    def __init__(self, forms: dict[str, CaseForm]):
+    def __init__(self, forms: dict[str, CaseForm], apps: dict[str, str] | None = None):
         self.forms = forms
+        self.apps = listed_apps() if apps is None else apps  # lower-case word -> the app's name
 
     @classmethod
     def count(cls, lines, min_count: int = 5) -> CaseForms:
@@ -78,21 +95,54 @@ class CaseForms:
             forms[key] = CaseForm(form, round(100 * sum(n for n, _ in capitals) / total))
         return cls(forms)
 
-    def apply(self, words: list[str], tags: list[Tag]) -> list[Tag]:
-        out, at_start = list(tags), True
-        for k, (word, tag) in enumerate(zip(words, tags)):
-            if tag.deletes:
-                continue
-            core = split_edges(word)[1]
-            known = self.forms.get(core)  # only an all-lower-case word is a key
-            as_tagged = tag.apply(word)
-            written = split_edges(as_tagged)[1]
+    def apply(self, words: list[str], tags: list[Tag], closes: bool = False) -> list[Tag]:
+        """The tags with each word's case written as the module docstring says. ``closes``: the line is a
+        whole utterance, so a dotted acronym ending it ended a sentence with its period (kept as a mark when
+        a listed form takes its dots away: ``hr`` -> ``H.R.`` -> ``HR.``)."""
+        kept = [k for k, t in enumerate(tags) if not t.deletes]
+        cores = {k: split_edges(words[k])[1] for k in kept}
+        out, starts = list(tags), {}
+        for i, k in enumerate(kept):
+            tag, core = tags[k], cores[k]
+            starts[k] = i == 0 or ends_sentence_after(tags[kept[i - 1]].apply(words[kept[i - 1]]))
+            known = self._known(core, cores.get(kept[i - 1]) if i else None,
+                                cores.get(kept[i + 1]) if i + 1 < len(kept) else None)
+            written = split_edges(tag.apply(words[k]))[1]
             always = known is not None and known.share >= ALWAYS_SHARE and tag.case in (KEEP, LOWER)
-            if known is not None and not tag.acronym and (written != written.lower() or always):
-                form = known.form if not at_start or known.share >= NAME_SHARE else capitalize(core)
-                form = form if not at_start or _brand_case(form) else form[:1].upper() + form[1:]
-                out[k] = replace(tag, case=case_tag(core, form))
-            at_start = ends_sentence_after(as_tagged)  # as the capitals were decided (the next word not asked)
+            if known is not None and (not tag.acronym or known.listed) and (written != written.lower() or always):
+                form = known.form if not starts[k] or known.share >= NAME_SHARE else capitalize(core)
+                form = form if not starts[k] or _brand_case(form) else form[:1].upper() + form[1:]
+                out[k] = replace(tag, case=case_tag(core, form), acronym=False)
+                if tag.acronym and closes and not tag.append and i == len(kept) - 1:
+                    out[k] = replace(out[k], append=".")
+        return self._one_form_per_line(words, out, cores, starts)
+
+    def _known(self, core: str, before: str | None, after: str | None) -> CaseForm | None:
+        """The word's form: an app's name where its neighbours say so (module docstring), else the lexicon's
+        (only an all-lower-case word is a key)."""
+        name = self.apps.get(core)
+        if name and ((before or "").lower() in APP_BEFORE or (after or "").lower() in APP_AFTER):
+            return CaseForm(name, 100, listed=True)
+        return self.forms.get(core)
+
+    def _one_form_per_line(self, words: list[str], tags: list[Tag], cores: dict[int, str],
+                           starts: dict[int, bool]) -> list[Tag]:
+        """Each word of the lexicon that the tags write with capitals more than once in a line, written each
+        time as most of those occurrences inside a sentence were (dotted or not, its form; ties: the first so
+        written). Whether it has capitals at all stays each occurrence's decision (``the president`` and
+        ``President Obama``)."""
+        places: dict[str, list[int]] = defaultdict(list)
+        for k, core in cores.items():
+            if core in self.forms and not starts_lower(tags[k].apply(words[k])):
+                places[core].append(k)
+        out = list(tags)
+        for core, ks in places.items():
+            inside = [(tags[k].case, tags[k].acronym) for k in ks if not starts[k]]
+            if len(ks) < 2 or not inside:
+                continue
+            case, acronym = Counter(inside).most_common(1)[0][0]
+            for k in ks:
+                out[k] = replace(tags[k], case=case, acronym=acronym)
         return out
 
     def save(self, folder: str) -> None:
@@ -120,14 +170,29 @@ class CaseForms:
         return forms
 
 
-def listed_forms(path: str = WRITTEN_FORMS) -> dict[str, CaseForm]:
-    """The package's always-applied forms (module docstring): lower-case word -> its form at share 100."""
+def _rows(path: str) -> list[str]:
+    """A lexicon file's rows: one word each, ``#`` comments and blank lines skipped."""
     with open(path, encoding="utf-8") as f:
         rows = [row.strip() for row in f if row.strip() and not row.startswith("#")]
     for row in rows:
-        if not _is_word(row) or row == row.lower():
-            raise ValueError(f"{path}: {row!r} is not a written form (one word with a capital)")
-    return {row.lower(): CaseForm(row, 100) for row in rows}
+        if not _is_word(row) or len(row.split()) != 1:
+            raise ValueError(f"{path}: {row!r} is not a written form (one word)")
+    return rows
+
+
+def listed_forms(path: str = WRITTEN_FORMS) -> dict[str, CaseForm]:
+    """The package's always-applied forms (module docstring): lower-case word -> its form, listed, at share
+    100 (a form with a capital) or 0 (a lower-case common noun)."""
+    return {row.lower(): CaseForm(row, 0 if row == row.lower() else 100, listed=True) for row in _rows(path)}
+
+
+def listed_apps(path: str = APP_NAMES) -> dict[str, str]:
+    """The apps whose names are also words (module docstring): lower-case word -> the name."""
+    rows = _rows(path)
+    for row in rows:
+        if row == row.lower():
+            raise ValueError(f"{path}: {row!r} is not a name (it has no capital)")
+    return {row.lower(): row for row in rows}
 
 
 def _brand_case(form: str) -> bool:

@@ -7,6 +7,7 @@ sentence ends after a word, a line's sentences, an acronym spelled as one word.
 * ``SENTENCE_END`` and ``ends_sentence(marks)``: the marks that end a sentence in every script (``. ? ! …`` and
   the full-width ``。？！``), read off marks alone: a label's mark, what a tag appends, the trailing marks of a
   word whose period is not in question.
+  ``ELLIPSES``: the marks of a sentence that trails off (``...``, ``…``).
 * Dotted acronyms: ``ACRONYM_CORE`` matches the core of one (``U.S``, ``a.m``, ``N.A.S.A``: the last period is
   a trailing mark); ``is_dotted_acronym(word)``: the word is one with its last period and nothing else
   (``u.s.``); ``undotted(word)``: one spelled as one word, its last period gone with its dots (``(U.S.),`` ->
@@ -38,6 +39,7 @@ import re
 from gector_punct.text.units import join_units, split_edges, split_units, unit_spacing
 
 SENTENCE_END = frozenset(".?!…。？！")
+ELLIPSES = frozenset({"...", "…"})  # marks that trail off: a sentence left open, not one that ends
 ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")  # two or more letters, each but the last with its period
 TITLE_ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "prof."})
 LOWER_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "etc.", "vs.", "cf.", "a.m.", "p.m.", "viz.", "approx.", "ca.", "al."})
@@ -49,6 +51,12 @@ SENTENCE_OPENERS = frozenset(
     "i we you he she it they this that these those there here the a an my our your his her their its some "
     "and but so or then now well yes no oh if when what how why where who which because after before also "
     "in on at as for to of with from by do does did don can is are was were let".split())
+
+
+def trails_off(marks: str) -> bool:
+    """Whether marks end with an ellipsis (``...``, ``…``, ``..."``): the speaker trailed off."""
+    marks = marks.rstrip(CLOSERS)
+    return any(marks.endswith(e) for e in ELLIPSES)
 
 
 def ends_sentence(marks: str) -> bool:

@@ -1,0 +1,116 @@
+"""What the words of a spoken sentence say of how an editor writes it: whether it asks, whether it opens with
+a greeting, whether it is English, whether it holds a Spanish question word.
+
+In: a sentence's or a line's words (their cores, lower-case: ``units.split_edges(word)[1].lower()``). Out:
+yes or no. The decoding's line rules (``prediction.line_rules``) read these where the model's marks alone
+are not what an editor writes: a ``?`` on a fragment that does not ask (``Ok then?``, ``If not?``), a ``!``
+after a greeting that the sentence goes on from (``Hello! Thank you for calling``), a Spanish question
+without its ``¿`` (``Qué hora es?``).
+
+* ``asks(cores)``: an English sentence asks when, past its lead-in words (``and``, ``so``, ``okay`` ...), it
+  opens with a question word or an auxiliary verb (``what``, ``how``, ``do``, ``can``, ``isn't``), when it
+  ends with a tag (``right``, ``isn't it``, ``or not``), when it offers a choice (``... or the blue one``),
+  or when it is a one-word question (``really``, ``sorry``). A question said as a statement (``you're
+  coming?``) is not seen: it is written with ``.``, as a transcript's editor without the voice does.
+* ``is_english(cores)``: the line has a word of ``ENGLISH_MARKERS``, common English words that are no word
+  of the other languages the shipped models read (es, fr, it, de): a rule of English grammar is not applied
+  to a Spanish or German question.
+* ``greeting_length(cores)``: how many words open the sentence as a greeting (``hello``, ``good morning``),
+  0 when none does.
+* ``NUMBER_WORDS``, ``spoken_numbers(cores)``, ``code_letter(core)``: the words of a spoken number (``five oh
+  one``, ``march third``) and a letter said alone as in a code (``gate b twelve``), which no mark splits.
+* ``SPANISH_QUESTION_WORDS``: the accented interrogatives (``qué``, ``cuántos``), Spanish alone among the
+  languages read: a sentence that asks with one of them is a Spanish question and opens with ``¿``.
+"""
+from __future__ import annotations
+
+QUESTION_WORDS = frozenset("what who whom whose which when where why how".split())
+AUXILIARIES = frozenset("""is are am was were do does did have has had can could will would shall should may
+might must isn't aren't wasn't weren't don't doesn't didn't haven't hasn't hadn't can't couldn't won't wouldn't
+shouldn't mustn't ain't""".split())
+# Words that open a question that has no verb of its own: "any questions?", "anything else?".
+OPENING_ASKERS = frozenset("any anyone anybody anything".split())
+# One-word questions an editor writes with ``?``.
+ONE_WORD_QUESTIONS = frozenset("really right sorry pardon seriously what why how where when who".split())
+# Lead-in words passed over before the word that says whether a sentence asks ("and what about you?").
+LEAD_INS = frozenset("and but so or well oh okay ok then now also um uh like hello hi hey".split())
+# Tags that end a question ("you're coming, right?"); with a pronoun after an auxiliary ("isn't it").
+END_TAGS = frozenset("right okay ok huh eh correct".split())
+PRONOUNS = frozenset("i you he she it we they there that this".split())
+ENGLISH_MARKERS = frozenset("""the you we it is are to and of not can that this then my your they have what if
+will would be do does did i i'm it's that's don't we'll you're okay ok hello thanks thank yeah how why where when
+who which""".split())
+GREETINGS = frozenset("hello hi hey hiya howdy morning evening afternoon".split())
+GREETING_PAIRS = frozenset({("good", "morning"), ("good", "afternoon"), ("good", "evening")})
+SPANISH_QUESTION_WORDS = frozenset("""qué quién quiénes cuál cuáles cuánto cuánta cuántos cuántas cómo dónde adónde
+cuándo""".split())
+
+
+def _head(core: str) -> str:
+    """A contraction's first part (``what's`` -> ``what``), other words as they are."""
+    return core.split("'")[0] if "'" in core and not core.endswith("n't") else core
+
+
+def asks(cores: list[str]) -> bool:
+    """Whether an English sentence's words ask (module docstring)."""
+    words = [c for c in cores if c]
+    if not words:
+        return False
+    if len(words) == 1:
+        return words[0] in ONE_WORD_QUESTIONS
+    start = next((k for k, w in enumerate(words) if w not in LEAD_INS), len(words))
+    opener = _head(words[start]) if start < len(words) else ""
+    if opener in QUESTION_WORDS or opener in AUXILIARIES or opener in OPENING_ASKERS:
+        return True
+    last, before = words[-1], words[-2]
+    if last in END_TAGS or (before in AUXILIARIES and last in PRONOUNS) or (before, last) == ("or", "not"):
+        return True
+    return "or" in words[1:-1] or ("what", "about") in zip(words, words[1:]) or ("how", "about") in zip(words, words[1:])
+
+
+def is_english(cores: list[str]) -> bool:
+    """Whether a line's words hold an English word no other language read here has (``ENGLISH_MARKERS``)."""
+    return any(c in ENGLISH_MARKERS for c in cores)
+
+
+def greeting_length(cores: list[str]) -> int:
+    """How many of a sentence's first words are a greeting (``hello``, ``hi``, ``good morning``; not ``thank
+    you``, which an editor leaves a sentence of its own); 0 when it opens otherwise."""
+    if len(cores) >= 2 and (cores[0], cores[1]) in GREETING_PAIRS:
+        return 2
+    return 1 if cores and cores[0] in GREETINGS else 0
+
+
+# The words num2words writes for numbers in English (cardinals and ordinals, ``point`` of a decimal), hyphened
+# ones in parts: the spoken forms of the training data (gector_punct_data/corpora/spoken.py) come from it.
+# tests/test_decoding_rules.py checks this set against num2words' output (num2words is no run-time need).
+NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+million billion trillion point zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh
+twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth
+fiftieth sixtieth seventieth eightieth ninetieth hundredth thousandth millionth billionth trillionth""".split())
+# Words said in a string of digits that num2words does not write: ``oh`` (zero), ``double`` and ``triple``.
+# Each is part of a number only in a run of number words holding two or more of num2words' (five oh one,
+# oh seven nine, six double one two); beside one number word it is a word of its own (oh, one more thing).
+SPOKEN_DIGIT_WORDS = frozenset({"oh", "double", "triple"})
+MONTHS = set("january february march april may june july august september october november december".split())
+def spoken_numbers(cores: list[str]) -> list[bool]:
+    """Per word (its core, lower-case), whether it is a word of a spoken number: a ``NUMBER_WORDS`` word
+    (``twenty-one`` in its parts), or a ``SPOKEN_DIGIT_WORDS`` word in a run with two of those."""
+    number = [core in NUMBER_WORDS or ("-" in core and all(p in NUMBER_WORDS for p in core.split("-")))
+              for core in cores]
+    out, start = list(number), 0
+    while start < len(cores):
+        end = start
+        while end < len(cores) and (number[end] or cores[end] in SPOKEN_DIGIT_WORDS):
+            end += 1
+        if sum(number[start:end]) >= 2:
+            out[start:end] = [True] * (end - start)
+        start = end + 1
+    return out
+
+
+def code_letter(core: str) -> bool:
+    """A letter said alone, as in a code (``gate b twelve``, ``seat fourteen c``): not ``a`` or ``i``, which
+    are words."""
+    return len(core) == 1 and core.isalpha() and core not in "ai"

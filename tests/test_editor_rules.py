@@ -1,0 +1,162 @@
+"""Issue 42's line rules, each alone on a ``Line``: the marks an editor would not write (a greeting's ``!``, a
+fragment's ``?``, an ellipsis at an utterance's end), numbers and codes kept whole, Spanish ``¿`` by its
+question words; and the words the rules read (``gector_punct.text.speech``). Each test states its bug."""
+import numpy as np
+
+from gector_punct.model.config import DecodeConfig
+from gector_punct.prediction.decoding import closing_columns
+from gector_punct.prediction.line_rules import (close_utterance, greet_with_commas, join_spoken_numbers,
+                                                pair_questions, plain_statements)
+from gector_punct.text.sentences import trails_off
+from gector_punct.text.speech import asks, greeting_length, is_english
+from gector_punct.text.tags import CAPITAL, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, Tag
+from test_decoding_rules import line_of, written
+
+CAP = Tag(case=CAPITAL)
+
+
+def test_a_greeting_the_line_goes_on_from_takes_a_comma():
+    """``hello thank you for calling acme insurance`` gave ``Hello! Thank you ...``: an editor writes ``Hello,
+    thank you``; the next word takes the model's case after a comma (lower here)."""
+    words = "hello thank you for calling".split()
+    tags = [Tag(case=CAPITAL, append="!"), CAP, Tag(), Tag(), Tag(append=".")]
+    lower_after_comma = [(KEEP,) * len(MARK_CONTEXTS)] * len(words)
+    line = line_of(words, tags, case=lower_after_comma)
+    assert written(greet_with_commas(line)) == "Hello, thank you for calling."
+
+
+def test_a_greeting_with_a_name_and_what_stays():
+    """``Hey Siri! Set a timer``: a greeting and a name are set off too; a greeting alone on its line, one
+    that asks (``Hello?``) or ends with ``.`` (``Good afternoon. My name is``) and a sentence that only begins
+    with a greeting keep their marks."""
+    case = [(KEEP,) * len(MARK_CONTEXTS)] * 5
+    words = "hey siri set a timer".split()
+    tags = [CAP, Tag(case=CAPITAL, append="!"), CAP, Tag(), Tag(append=".")]
+    assert written(greet_with_commas(line_of(words, tags, case=case))) == "Hey Siri, set a timer."
+    assert written(greet_with_commas(line_of(["hello"], [Tag(case=CAPITAL, append="!")]))) == "Hello!"
+    words = "hello is anyone there".split()
+    tags = [Tag(case=CAPITAL, append="?"), CAP, Tag(), Tag(append="?")]
+    assert written(greet_with_commas(line_of(words, tags))) == "Hello? Is anyone there?"
+    words = "good afternoon my name".split()
+    tags = [CAP, Tag(append="."), CAP, Tag()]
+    assert written(greet_with_commas(line_of(words, tags))) == "Good afternoon. My name"
+    words = "hi there everyone welcome".split()
+    tags = [CAP, Tag(), Tag(append="!"), CAP]
+    assert written(greet_with_commas(line_of(words, tags))) == "Hi there everyone! Welcome"
+
+
+def test_the_case_after_the_new_comma_is_the_models_pause_case():
+    """A name after a greeting keeps its capital: the model's case in the pause context says so."""
+    words = "hi sarah".split()
+    case = [(KEEP,) * len(MARK_CONTEXTS), tuple(CAPITAL if c == PAUSE_CONTEXT else KEEP for c in range(4))]
+    tags = [Tag(case=CAPITAL, append="!"), Tag(case=CAPITAL, append=".")]
+    assert written(greet_with_commas(line_of(words, tags, case=case))) == "Hi, Sarah."
+
+
+def test_a_fragment_that_does_not_ask_ends_with_a_period():
+    """``ok then`` gave ``Ok, then?``, ``if not we can finish early today`` ``If not? We can finish early
+    today?``: no question word, auxiliary, tag or choice, no ``?``. Questions keep theirs."""
+    words = "ok then".split()
+    assert written(plain_statements(line_of(words, [Tag(append=","), Tag(append="?")]))) == "ok, then."
+    words = "does anyone have any business if not we can finish early today".split()
+    tags = [Tag()] * 4 + [Tag(append="?"), Tag(), Tag(append="?")] + [Tag()] * 4 + [Tag(append="?")]
+    assert written(plain_statements(line_of(words, tags))) == \
+        "does anyone have any business? if not. we can finish early today."
+    words = "lisa do you have an update".split()  # a clause after a pause asks
+    tags = [Tag(append=","), Tag(), Tag(), Tag(), Tag(), Tag(append="?")]
+    assert written(plain_statements(line_of(words, tags))) == "lisa, do you have an update?"
+    words = "hello is this the pharmacy".split()  # a greeting is a lead-in
+    tags = [Tag(), Tag(), Tag(), Tag(), Tag(append="?")]
+    assert written(plain_statements(line_of(words, tags))) == "hello is this the pharmacy?"
+    words = "which one the red one or the blue one".split()
+    tags = [Tag(), Tag(append="?")] + [Tag()] * 6 + [Tag(append="?")]
+    assert written(plain_statements(line_of(words, tags))) == "which one? the red one or the blue one?"
+
+
+def test_a_question_the_model_is_sure_of_stays_as_said():
+    """``you condemn their interference?``: a question said as a statement keeps a ``?`` the model gives at
+    least ``SURE_QUESTION``."""
+    words = "you condemn their interference".split()
+    tags = [Tag(), Tag(), Tag(), Tag(append="?")]
+    assert written(plain_statements(line_of(words, tags, asking=[0, 0, 0, 0.9]))) == "you condemn their interference?"
+    assert written(plain_statements(line_of(words, tags, asking=[0, 0, 0, 0.6]))) == "you condemn their interference."
+
+
+def test_a_question_mark_in_another_language_or_the_inputs_own_stays():
+    """The English rule leaves a Spanish or German question alone, and a ``?`` the input already had."""
+    words = "kommst du mit".split()
+    assert written(plain_statements(line_of(words, [Tag(), Tag(), Tag(append="?")]))) == "kommst du mit?"
+    words = "ok then?".split()
+    assert written(plain_statements(line_of(words))) == "ok then?"
+
+
+def test_what_asks_in_english():
+    for text in ["what time is it", "and what about you", "can you hear me now", "isn't it great",
+                 "you're coming right", "it's fine isn't it", "the red one or the blue one", "any questions",
+                 "so how's it going", "really", "ok so do we agree", "what's up"]:
+        assert asks(text.split()), text
+    for text in ["ok then", "if not", "we can finish early today", "better", "thanks", "i think so"]:
+        assert not asks(text.split()), text
+    assert is_english("ok then".split()) and not is_english("qué hora es".split())
+    assert not is_english("wie spät ist es".split())
+    assert greeting_length("good morning everyone".split()) == 2 and greeting_length(["hi"]) == 1
+    assert greeting_length("highly unusual".split()) == 0
+
+
+def test_an_ellipsis_at_an_utterances_end_becomes_its_mark():
+    """``... two three eight...``: a recogniser's utterance ended; it did not trail off. Mid-line it stays, and
+    so does an ellipsis the input had."""
+    words = "call me on eight".split()
+    tags = [Tag(), Tag(), Tag(), Tag(append="...")]
+    assert written(close_utterance(line_of(words, tags, whole=True))) == "call me on eight."
+    assert written(close_utterance(line_of(words, tags, whole=True, last_mark="?"))) == "call me on eight?"
+    assert written(close_utterance(line_of(words, tags))) == "call me on eight..."  # a fragment: as tagged
+    words = "well... i don't know".split()
+    tags = [Tag(), Tag(), Tag(), Tag(append="...")]
+    assert written(close_utterance(line_of(words, tags, whole=True))) == "well... i don't know."
+    assert written(close_utterance(line_of(["so..."], whole=True))) == "so..."
+    assert trails_off('..."') and trails_off("…") and not trails_off(".")
+
+
+def test_an_ellipsis_is_no_sure_sentence_end_between_numbers():
+    """``nine oh two one... Oh.``: the ``...`` labels' probability counted as a sure sentence end; only the
+    labels that close a sentence count (``closing_columns``)."""
+    names = ["$KEEP", "$APPEND_,", "$APPEND_.", "$APPEND_...", "$APPEND_?", "$APPEND_!", "$APPEND_…"]
+    assert [names[j] for j in closing_columns(names)] == ["$APPEND_.", "$APPEND_?", "$APPEND_!"]
+    p = np.array([[0.1, 0.1, 0.2, 0.6, 0.0, 0.0, 0.0]], dtype=np.float32)
+    assert abs(float(p[:, closing_columns(names)].sum()) - 0.2) < 1e-6
+
+
+def test_a_letter_and_a_number_are_one_code():
+    """``gate b twelve`` gave ``gate B. Twelve.``: a letter said beside a number is part of a code; ``a`` and
+    ``i`` are words; a sentence end the model is sure of still stays."""
+    words = "from gate b twelve".split()
+    tags = [Tag(), Tag(), Tag(case=CAPITAL, append="."), Tag(case=CAPITAL, append=".")]
+    assert written(join_spoken_numbers(line_of(words, tags))) == "from gate B twelve."
+    words = "seat twelve c please".split()
+    tags = [Tag(), Tag(append="."), Tag(case=CAPITAL, append=","), Tag()]
+    assert written(join_spoken_numbers(line_of(words, tags))) == "seat twelve C, please"
+    words = "i want a two".split()
+    tags = [Tag(), Tag(), Tag(append=","), Tag()]
+    assert written(join_spoken_numbers(line_of(words, tags))) == "i want a, two"
+    words = "plan b two more".split()
+    sure = [0.0, 0.95, 0.0, 0.0]
+    tags = [Tag(), Tag(case=CAPITAL, append="."), CAP, Tag()]
+    assert written(join_spoken_numbers(line_of(words, tags, sentence_end=sure))) == "plan B. Two more"
+
+
+def test_a_spanish_question_word_opens_the_question():
+    """``qué hora es`` gave ``Qué hora es?``: P(¿) at ``qué`` was 0.40, under ``question_opening``; an
+    accented question word says the line is Spanish, and the ``¿`` goes where the model likes it best."""
+    words = "qué hora es".split()
+    tags = [Tag(case=CAPITAL), Tag(), Tag(append="?")]
+    opening = [0.40, 0.01, 0.0]
+    assert written(pair_questions(line_of(words, tags, question_opening=opening))) == "¿Qué hora es?"
+    words = "y tú cuántos años tienes".split()
+    tags = [Tag(case=CAPITAL), Tag(append=","), Tag(), Tag(), Tag(append="?")]
+    opening = [0.05, 0.0, 0.09, 0.0, 0.0]
+    assert written(pair_questions(line_of(words, tags, question_opening=opening))) == "Y tú, ¿cuántos años tienes?"
+    words = "who is it".split()  # no Spanish word and a small P(¿): no ¿
+    tags = [Tag(case=CAPITAL), Tag(), Tag(append="?")]
+    assert written(pair_questions(line_of(words, tags, question_opening=[0.1, 0, 0],
+                                          config=DecodeConfig()))) == "Who is it?"
