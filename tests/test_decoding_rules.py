@@ -9,7 +9,8 @@ import torch
 from gector_punct.model.config import DecodeConfig
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 from gector_punct.prediction.decoding import decode_lines, no_edit_probabilities
-from gector_punct.prediction.line_rules import (LINE_RULES, NUMBER_WORDS, Evidence, Line, Reading, capitalise_sentences,
+from gector_punct.text.speech import NUMBER_WORDS
+from gector_punct.prediction.line_rules import (LINE_RULES, Evidence, Line, Reading, capitalise_sentences,
                                                 chinese_questions, decide, decide_words, delete_disfluencies,
                                                 join_spoken_numbers, open_utterance, repeated_words,
                                                 temper_exclamations, WORD_RULES, write_case_forms)

@@ -127,9 +127,13 @@ def test_questions_are_opened_and_unclosed_openings_dropped():
     words = "hola cómo estás bien gracias".split()
     tags = [Tag(append=","), Tag(), Tag(append="?"), Tag(prepend="¿"), Tag(append=".")]
     assert apply_tags(words, paired(tags, [0.01, 0.6, 0.1, 0.0, 0.0])) == "hola, ¿cómo estás? bien gracias."
-    # Below the threshold (an English question): nothing is added.
+    # Below the threshold, without a Spanish question word (an English question): nothing is added.
     english = [Tag(append=","), Tag(), Tag(append="?"), Tag(), Tag(append=".")]
-    assert apply_tags(words, paired(english, [0.01] * 5)) == "hola, cómo estás? bien gracias."
+    words = "yes what now fine thanks".split()
+    assert apply_tags(words, paired(english, [0.01] * 5)) == "yes, what now? fine thanks."
+    # With one (cómo), the same line is a Spanish question, however unlikely its opening.
+    words = "hola cómo estás bien gracias".split()
+    assert apply_tags(words, paired(english, [0.01, 0.03, 0.01, 0.0, 0.0])) == "hola, ¿cómo estás? bien gracias."
     # A line that opens one question is Spanish: its other questions open too, however unlikely.
     two = [Tag(), Tag(append="?"), Tag(), Tag(), Tag(append="?")]
     assert apply_tags(words, paired(two, [0.3, 0.0, 0.01, 0.002, 0.0])) == "¿hola cómo? ¿estás bien gracias?"

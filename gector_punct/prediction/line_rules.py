@@ -35,8 +35,8 @@ from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_
                                     capitalise_sentence_starts, mark_context)
 from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.sentences import ELLIPSES, ends_sentence, ends_sentence_after
-from gector_punct.text.speech import (NUMBER_WORDS, MONTHS, SPANISH_QUESTION_WORDS, asks, code_letter,  # noqa: F401
-                                      greeting_length, is_english, spoken_numbers)
+from gector_punct.text.speech import (MONTHS, SPANISH_QUESTION_WORDS, asks, code_letter, greeting_length,
+                                      is_english, spoken_numbers)
 from gector_punct.text.units import split_edges
 from gector_punct.text.units import narrow_marks, starts_lower
 

@@ -94,6 +94,8 @@ fiftieth sixtieth seventieth eightieth ninetieth hundredth thousandth millionth 
 # oh seven nine, six double one two); beside one number word it is a word of its own (oh, one more thing).
 SPOKEN_DIGIT_WORDS = frozenset({"oh", "double", "triple"})
 MONTHS = set("january february march april may june july august september october november december".split())
+
+
 def spoken_numbers(cores: list[str]) -> list[bool]:
     """Per word (its core, lower-case), whether it is a word of a spoken number: a ``NUMBER_WORDS`` word
     (``twenty-one`` in its parts), or a ``SPOKEN_DIGIT_WORDS`` word in a run with two of those."""
