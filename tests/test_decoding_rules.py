@@ -12,7 +12,7 @@ from gector_punct.prediction.decoding import decode_lines, no_edit_probabilities
 from gector_punct.text.speech import NUMBER_WORDS
 from gector_punct.prediction.line_rules import (LINE_RULES, Evidence, Line, Reading, capitalise_sentences,
                                                 chinese_questions, decide, decide_words, delete_disfluencies,
-                                                join_spoken_numbers, open_utterance, repeated_words,
+                                                join_spoken_numbers, open_utterance,
                                                 temper_exclamations, WORD_RULES, write_case_forms)
 from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
 from gector_punct.text.case_forms import CaseForm, CaseForms
@@ -103,19 +103,6 @@ def test_an_utterance_opens_past_a_symbol():
     assert written(open_utterance(line_of(words, whole=True))) == "🍕 So good"
     assert written(open_utterance(line_of(words, opens=True))) == "🍕 So good"
     assert written(open_utterance(line_of(words))) == "🍕 so good"  # a fragment opens nothing
-
-
-def test_a_word_or_phrase_said_twice_goes_once_and_fillers_are_passed_over():
-    def kept(text, fillers=("um", "uh")):
-        words = text.split()
-        gone = repeated_words(words, [w in fillers for w in words])
-        return " ".join(w for w, g in zip(words, gone) if not g)
-
-    assert kept("i think i think we should go home") == "i think we should go home"
-    assert kept("nobody nobody told me") == "nobody told me"
-    assert kept("the problem is is that") == "the problem is that"
-    assert kept("we should um we should call the the landlord") == "we should call the landlord"
-    assert kept("i had had enough and no no no") == "i had had enough and no no no"  # doubled on purpose
 
 
 def test_disfluencies_go_only_with_disf():

@@ -7,8 +7,8 @@ function ``Line -> Line``; ``LINE_RULES`` is their order, ``WORD_RULES`` its par
 off (case and marks are ``punc``'s part: with it off, no rule may change them):
 
 1. ``delete_disfluencies``: with ``disf`` a word goes when P($DELETE) exceeds ``deletion_threshold`` or
-   when it is the first copy of a word or phrase said twice (``repeated_words``); or as the oracle's
-   ``deletions`` say (for analysis).
+   when it is an earlier copy of a word or phrase said twice, one copy always staying (``text.repeats``);
+   or as the oracle's ``deletions`` say (for analysis).
 2. ``decide_words``: GECToR's gate, then each word's likeliest label (see ``Evidence``), limited to what
    the word allows (``existing``), and the case of the context the word before gives as written. A line
    below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.text.case_forms import NAME_SHARE, CaseForms
+from gector_punct.text.repeats import core as _core, repeated_words
 from gector_punct.text.existing import QUOTE_PAIRS, constrain, pair_added_quotes
 from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, START_CONTEXT, Tag,
                                     capitalise_sentence_starts, mark_context)
@@ -114,9 +115,10 @@ def decide(line: Line, rules: tuple[Callable[[Line], Line], ...]) -> Line:
 
 def delete_disfluencies(line: Line) -> Line:
     """The words that go: the oracle's ``deletions``; else, with ``disf``, those whose P($DELETE) exceeds
-    ``deletion_threshold`` and the first copies of what is said twice (``repeated_words``). A kept word's
-    disfluency target says only "not deleted" (any label but $DELETE), so the calibrated decision is $DELETE
-    against all the rest together, not against $KEEP or the likeliest mark alone."""
+    ``deletion_threshold`` and the earlier copies of what is said twice, one copy always staying
+    (``text.repeats``). A kept word's disfluency target says only "not deleted" (any label but $DELETE), so
+    the calibrated decision is $DELETE against all the rest together, not against $KEEP or the likeliest
+    mark alone."""
     gone = line.deletions
     if gone is None:
         if "disf" not in line.reading.tasks or line.evidence.delete is None:
@@ -138,12 +140,6 @@ _constrained = lru_cache(maxsize=1 << 16)(constrain)  # per word and tag: the sa
 def _context_after(word: str, tag: Tag) -> int:
     """The mark context the word gives the next one, written as ``tag`` says (``tags.mark_context``)."""
     return mark_context(tag.apply(word))
-
-
-@lru_cache(maxsize=1 << 16)
-def _core(word: str) -> str:
-    """The word's core (``units.split_edges``), lower-case."""
-    return split_edges(word)[1].lower()
 
 
 def decide_words(line: Line) -> Line:
@@ -384,26 +380,3 @@ LINE_RULES = WORD_RULES + (open_utterance, close_utterance, temper_exclamations,
                            plain_statements, join_spoken_numbers, chinese_questions, pair_questions,
                            capitalise_sentences, write_case_forms)
 
-
-KEPT_DOUBLES = {"had", "that", "bye", "no", "very", "so", "really", "yeah"}  # doubled on purpose: "had had"
-
-
-def repeated_words(words: list[str], gone: list[bool]) -> list[bool]:
-    """Per word, whether it goes as the earlier copy of a word or phrase (up to four words) said again right
-    after it (``i think i think``, ``nobody nobody``, ``is is``), the words already going (fillers) passed
-    over; a word of ``KEPT_DOUBLES`` said twice stays. The later copy is kept: it is the one the speaker
-    carried on from."""
-    kept = [k for k, g in enumerate(gone) if not g]
-    cores = [_core(words[k]) for k in kept]
-    out, i = list(gone), 0
-    while i < len(kept):
-        for n in (4, 3, 2, 1):
-            if cores[i:i + n] == cores[i + n:i + 2 * n] and len(cores[i:i + n]) == n and all(cores[i:i + n]) \
-                    and not (n == 1 and cores[i] in KEPT_DOUBLES):
-                for k in kept[i:i + n]:
-                    out[k] = True
-                i += n
-                break
-        else:
-            i += 1
-    return out
