@@ -64,3 +64,23 @@ def test_the_shipped_model_keeps_one_copy_in_both_modes():
     assert "The thing is, it's not really my fault" in joint[1] and "not. It's" not in joint[1], joint
     switching = Punctuator.load(SWITCHING_MODEL, device="cpu", tasks="disf")
     assert switching.predict(lines) == ["can you hear me okay", "the thing is it's not really my fault"]
+
+
+def test_the_measurement_reads_switchboard_lines_per_utterance_or_side():
+    import os
+    import sys
+    from conftest import ROOT
+    from gector_punct_data.corpora.switchboard import Word
+    sys.path.insert(0, os.path.join(ROOT, "utils"))
+    import repetition_scores
+
+    side = [Word("uh-huh", "fluent", "1A", utterance_end=True), Word("i", "reparandum", "1A"),
+            Word("i", "repair", "1A"), Word("th-", "reparandum", "1A"), Word("think", "fluent", "1A")]
+    sides = {"1A": side}
+    assert repetition_scores.gold_lines(sides, "all", "utterance") == [
+        (["uh-huh"], [False]), (["i", "i", "th", "think"], [True, False, True, False])]
+    assert repetition_scores.gold_lines(sides, "all", "side") == [
+        (["uh-huh", "i", "i", "th", "think"], [False, True, False, True, False])]
+    with pytest.raises(SystemExit) as stop:
+        repetition_scores.main(["--part", "nope"])
+    assert stop.value.code == 2
