@@ -75,7 +75,7 @@ def learnable_pairs(n_lines: int, seed: int, repeats: bool = True) -> list[tuple
     """(source, target) lines with a rule a model can learn from the words alone: a comma after 'alpha',
     a period after 'omega' (and a capital after it), a question mark after 'time', 'paris'/'london'
     capitalised. ``repeats=False``: no word twice in a row (a disfluency wherever words may go:
-    ``line_rules.repeated_words``)."""
+    ``repeats.repeated_words``)."""
     rng = random.Random(seed)
     pairs = []
     for _ in range(n_lines):
