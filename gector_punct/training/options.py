@@ -113,7 +113,7 @@ class TrainOptions(Settings):
                                 "(distillation from a stored teacher)")
     distill_weight: float = flag(0.5, "share of the loss the teachers' soft labels take (--teachers: of the "
                                       "punctuation head's; --soft_labels: of every head's)", min=0.0, max=1.0)
-    distill_temperature: float = flag(1.0, "--soft_labels: the temperature both distributions are softened by "
+    distill_temperature: float = flag(1.0, "with --soft_labels, the temperature both distributions are softened by "
                                            "(the loss is scaled by its square)", above=0.0)
     distill_anneal: bool = flag(False, "the teachers' share falls linearly to 0 over training (teacher annealing)")
     teacher_marks_with_disf: bool = flag(False, "the punc teacher also teaches the marks of the words that stay "
