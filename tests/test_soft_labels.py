@@ -32,12 +32,12 @@ def test_labelling_resumes_and_refuses_another_run_s_folder(teacher, learnable_d
     os.remove(os.path.join(folder, shards[1]))  # as if killed while writing it
     calls = []
     real = soft_labels.shard_arrays
-    monkeypatch.setattr(soft_labels, "shard_arrays", lambda p, i, n, k: calls.append(n[0]) or real(p, i, n, k))
+    monkeypatch.setattr(soft_labels, "shard_arrays", lambda p, i, k: calls.append(i[0].origin) or real(p, i, k))
     label_file(teacher, learnable_data["train"], str(tmp_path), "tiny", k=4, shard_lines=120, log=str)
-    assert calls == [121] and len(os.listdir(folder)) == 4  # only the missing shard, from line 121
+    assert calls == [f"{learnable_data['train']}:121"] and len(os.listdir(folder)) == 4  # only the missing shard
     with pytest.raises(InputError, match="k differ"):
         label_file(teacher, learnable_data["train"], str(tmp_path), "tiny", k=5, shard_lines=120, log=str)
-    assert set(np.load(os.path.join(folder, shards[0])).files) == set(soft_labels.ARRAYS)
+    assert set(np.load(os.path.join(folder, shards[0])).files) == set(soft_labels.ARRAYS)  # what the loader reads
 
 
 def test_a_share_finds_its_labels_on_the_student_s_labels(teacher, learnable_data, tmp_path):

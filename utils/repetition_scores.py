@@ -33,7 +33,6 @@ from gector_punct.prediction.shipped import SWITCHING_MODEL
 from gector_punct.scoring.metrics import deletion_prf
 from gector_punct.text.repeats import repeated_words
 from gector_punct.text.tags import DELETE
-from gector_punct.text.tasks import parse_tasks
 from gector_punct_data.corpora import switchboard
 from gector_punct_data.corpora.switching import asr_row
 
@@ -73,7 +72,7 @@ def gold_lines(sides: dict, part: str, unit: str) -> list:
 
 def deletions(punctuator: Punctuator, tasks: str, words: list) -> tuple:
     """Per line, (P($DELETE) per word, the decided deletions per word) under ``tasks``."""
-    punctuator.tasks = parse_tasks(tasks)
+    punctuator = punctuator.reading(tasks, punctuator.existing, punctuator.fragments)
     probabilities = punctuator.probabilities(words)
     head = PUNCT_HEAD.name
     delete = probabilities[head][:, punctuator.names[head].index(DELETE)].tolist()

@@ -32,6 +32,7 @@ import torch
 from gector_punct.model.batch import Batch
 from gector_punct.model.tagger import Seq2Labels
 from gector_punct.text.tags import DELETE
+from gector_punct.training.soft_labels import soft_cross_entropy
 from gector_punct.text.tasks import TASKS
 from gector_punct.model.vocabulary import IGNORE, NOT_DELETED, PUNCT_HEAD
 
@@ -189,13 +190,11 @@ def _label_map(teacher: Seq2Labels, student: Seq2Labels) -> torch.Tensor:
 
 def _soft_label_loss(log_probs: torch.Tensor, teacher_probs: torch.Tensor, label_map: torch.Tensor) -> torch.Tensor:
     """Per word, -sum_y q(y) log p(y): q the teacher's distribution moved onto the student's labels, without
-    the labels the student lacks or rules out (log p = -inf), renormalised."""
+    the labels the student lacks or rules out (log p = -inf), renormalised (``soft_labels.soft_cross_entropy``
+    over all the teacher's labels, the ones the student lacks at probability 0)."""
     known = label_map != IGNORE
-    q = torch.zeros_like(log_probs)
-    q.index_add_(-1, label_map[known], teacher_probs[..., known].to(q.dtype))
-    q = q.masked_fill(torch.isinf(log_probs), 0.0)
-    q = q / q.sum(-1, keepdim=True).clamp(min=1e-9)
-    return -torch.where(q > 0, q * log_probs.clamp(min=-1e4), torch.zeros_like(q)).sum(-1)
+    index = label_map.clamp(min=0).expand(*log_probs.shape[:-1], -1)
+    return soft_cross_entropy(log_probs, index, teacher_probs.masked_fill(~known, 0.0).to(log_probs.dtype), 1.0)
 
 
 def _binary_cross_entropy(q: torch.Tensor, log_p: torch.Tensor, log_not_p: torch.Tensor) -> torch.Tensor:

@@ -42,7 +42,7 @@ from gector_punct.text.files import InputError, atomic_write, read_json_object
 
 FORMAT = "gector-punct-soft-labels/1"
 MANIFEST = "manifest.json"
-ARRAYS = ("line_numbers", "line_keys", "word_offsets", "punct_index", "punct_prob", "case_index", "case_prob", "case_context",
+ARRAYS = ("line_keys", "word_offsets", "punct_index", "punct_prob", "case_index", "case_prob", "case_context",
           "incorrect")
 
 
@@ -72,8 +72,8 @@ def top_k(probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return index.astype(np.uint16), (chosen / np.maximum(chosen.sum(-1, keepdims=True), 1e-9)).astype(np.float16)
 
 
-def shard_arrays(punctuator, instances: list[Instance], numbers: list[int], k: int) -> dict[str, np.ndarray]:
-    """The teacher's labels of these instances (``numbers``: their line numbers), as one shard's arrays."""
+def shard_arrays(punctuator, instances: list[Instance], k: int) -> dict[str, np.ndarray]:
+    """The teacher's labels of these instances, as one shard's arrays."""
     probs = punctuator.probabilities([i.words for i in instances])
     line_contexts = [given_contexts(i.words, i.tags) for i in instances]
     contexts = np.array([c for line in line_contexts for c in line], dtype=np.int64)
@@ -83,7 +83,7 @@ def shard_arrays(punctuator, instances: list[Instance], numbers: list[int], k: i
     case_index, case_prob = top_k(case[np.arange(len(case)), contexts], k)
     incorrect = probs[DETECT_HEAD.name][:, punctuator.names[DETECT_HEAD.name].index(D_TAGS[1])]
     offsets = np.cumsum([0] + [len(i.words) for i in instances])
-    return {"line_numbers": np.array(numbers, dtype=np.int64), "line_keys": np.array(keys, dtype=np.uint64),
+    return {"line_keys": np.array(keys, dtype=np.uint64),
             "word_offsets": offsets.astype(np.int64),
             "punct_index": punct_index, "punct_prob": punct_prob, "case_index": case_index, "case_prob": case_prob,
             "case_context": contexts.astype(np.uint8), "incorrect": incorrect.astype(np.float16)}
@@ -108,7 +108,6 @@ def label_file(punctuator, path: str, out_dir: str, teacher: str, k: int = 6, sh
         with atomic_write(written) as out:
             json.dump(manifest, out, indent=1)
     instances = DatasetReader().read(path)
-    numbers = [int(i.origin.rsplit(":", 1)[1]) for i in instances]
     shards = -(-min(len(instances), max_lines or len(instances)) // shard_lines)
     started, labelled = time.perf_counter(), 0
     for s in range(shards):
@@ -116,7 +115,7 @@ def label_file(punctuator, path: str, out_dir: str, teacher: str, k: int = 6, sh
         if os.path.exists(name):
             continue  # finished by an earlier run
         part = slice(s * shard_lines, (s + 1) * shard_lines)
-        arrays = shard_arrays(punctuator, instances[part], numbers[part], k)
+        arrays = shard_arrays(punctuator, instances[part], k)
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **arrays)
         with atomic_write(name, "wb") as out:
@@ -233,7 +232,7 @@ def stack(parts: list[dict[str, np.ndarray]], found: dict[int, tuple[int, int]],
         first, count = int(offsets[place[1]]), len(instance.words)
         chosen.append((place[0], first, count))
         rows[n], at = at, at + count
-    keys = [key for key in ARRAYS if key not in ("line_numbers", "line_keys", "word_offsets")]
+    keys = [key for key in ARRAYS if key not in ("line_keys", "word_offsets")]
     arrays = {key: np.concatenate([parts[p][key][first: first + count] for p, first, count in chosen])
               if chosen else np.zeros((0,)) for key in keys}
     for key in ("punct_prob", "case_prob"):  # a label the student lacks carries no mass
