@@ -143,6 +143,9 @@ def test_lower_case_rows_and_app_names():
     assert apply_tags(words, lexicon.apply(words, [Tag(), Tag(), Tag(case=CAPITAL, append=".")])) == "in the stroma."
     words = "hey siri it is ten degrees celsius".split()
     assert apply_tags(words, lexicon.apply(words, [Tag()] * 7)) == "hey Siri it is ten degrees Celsius"
+    words = "read them before next monday or in june but not in may".split()  # the ensemble wrote "monday"
+    assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == \
+        "read them before next Monday or in June but not in may"
     words = "message me on slack or in the slack channel and cut me some slack".split()
     assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == \
         "message me on Slack or in the Slack channel and cut me some slack"

@@ -70,7 +70,7 @@ def test_shipped_folders_load_unchanged():
     existed)."""
     default = Seq2Labels.load(MODEL)
     assert default.config.decode == DecodeConfig(additional_confidence=0.3, min_error_probability=0.2, case_confidence=0.3,
-                                                 exclamation=0.5)
+                                                 exclamation=0.95)
     assert default.config.case_context  # the case head reads the punctuation of the word before
     assert (default.config.max_len, default.config.pieces_per_token, default.config.window_overlap) == (128, 5, None)
     assert default.config.acoustic is None and default.stored_keys  # partial: low-rank deltas over the pip encoder

@@ -5,8 +5,8 @@ import numpy as np
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.prediction.decoding import closing_columns
-from gector_punct.prediction.line_rules import (close_utterance, greet_with_commas, join_spoken_numbers,
-                                                pair_questions, plain_statements)
+from gector_punct.prediction.line_rules import (LINE_RULES, WORD_RULES, close_utterance, decide, greet_with_commas,
+                                                join_spoken_numbers, pair_questions, plain_statements)
 from gector_punct.text.sentences import trails_off
 from gector_punct.text.speech import asks, greeting_length, is_english
 from gector_punct.text.tags import CAPITAL, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, Tag
@@ -25,6 +25,17 @@ def test_a_greeting_the_line_goes_on_from_takes_a_comma():
     assert written(greet_with_commas(line)) == "Hello, thank you for calling."
 
 
+def test_a_greeting_tempered_from_an_exclamation_still_takes_a_comma():
+    """The greeting rule reads the tagger's own ``!``: run after ``temper_exclamations`` (which had turned an
+    unsure ``Hello!`` into ``Hello.``), it no longer saw the greeting, and the ensemble wrote ``Hello. Thank
+    you for calling``. In the rules' order, the greeting takes its comma whatever the ``!``'s probability."""
+    words = "hello thank you for calling".split()
+    tags = [Tag(case=CAPITAL, append="!"), CAP, Tag(), Tag(), Tag(append=".")]
+    line = line_of(words, tags, case=[(KEEP,) * len(MARK_CONTEXTS)] * len(words), config=DecodeConfig(exclamation=0.9),
+                   exclaim=[0.6, 0.0, 0.0, 0.0, 0.0])
+    assert written(decide(line, LINE_RULES[len(WORD_RULES):])) == "Hello, thank you for calling."
+
+
 def test_a_greeting_with_a_name_and_what_stays():
     """``Hey Siri! Set a timer``: a greeting and a name are set off too; a greeting alone on its line, one
     that asks (``Hello?``) or ends with ``.`` (``Good afternoon. My name is``) and a sentence that only begins
@@ -33,6 +44,9 @@ def test_a_greeting_with_a_name_and_what_stays():
     words = "hey siri set a timer".split()
     tags = [CAP, Tag(case=CAPITAL, append="!"), CAP, Tag(), Tag(append=".")]
     assert written(greet_with_commas(line_of(words, tags, case=case))) == "Hey Siri, set a timer."
+    words = "hi everyone thanks for joining".split()  # an addressee as a name: it was "Hi everyone! Thanks"
+    tags = [CAP, Tag(append="!"), CAP, Tag(), Tag(append=".")]
+    assert written(greet_with_commas(line_of(words, tags, case=case))) == "Hi everyone, thanks for joining."
     assert written(greet_with_commas(line_of(["hello"], [Tag(case=CAPITAL, append="!")]))) == "Hello!"
     words = "hello is anyone there".split()
     tags = [Tag(case=CAPITAL, append="?"), CAP, Tag(), Tag(append="?")]

@@ -15,7 +15,7 @@ import torch
 from conftest import ROOT, TINY_ENCODER, tiny_tagger
 from test_light import tiny_mpnet, tiny_mpnet_tagger  # noqa: F401 (fixtures: a partial folder over a tiny MPNet)
 from gector_punct.encoders import cache as encoder_cache
-from gector_punct.engines import graphs, onnx_export
+from gector_punct.engines import onnx_export
 from gector_punct.engines.graphs import GRAPH_FILE, META_FILE
 from gector_punct.engines.onnx_runtime import OnnxTagger
 from gector_punct.model.config import ModelFolderError, store_decode_defaults, store_engine_precision
@@ -74,7 +74,6 @@ def test_a_partial_mpnet_folder_runs_as_on_torch_and_is_keyed_by_its_base(tiny_m
     assert onnx.predict(LINES) == reference.predict(LINES)
     assert onnx.models[0].meta["base_encoder"] == reference.models[0].base_fingerprint
     monkeypatch.setattr(encoder_cache, "known_fingerprint", lambda weights: "sha256:another")
-    monkeypatch.setattr(graphs, "known_fingerprint", lambda weights: "sha256:another")
     with pytest.raises(ModelFolderError, match="different"):
         Punctuator.load(tiny_mpnet_tagger)
 

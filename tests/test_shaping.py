@@ -73,3 +73,23 @@ def test_evaluate_given_scores_only_the_added_marks(tmp_path):
     punct = json.loads(out.stdout)["punct"]["overall"]
     assert punct["support"] == 3  # ?, the second comma and . : the given comma left the score
     assert round(punct["precision"]) == 100 and round(punct["recall"]) == 33
+
+
+def test_template_lines_put_slots_at_sentence_ends_and_preprocess():
+    """utils/speech_templates.py's lines (corpora/templates.py): reproducible, every one a training pair the
+    tagger can learn (its tags rebuild it from its bare source), slot words never split by a mark, and a
+    sentence end right after a spoken number or code in many of them."""
+    from gector_punct.text.sentences import split_sentences
+    from gector_punct.text.speech import NUMBER_WORDS
+    from gector_punct_data.corpora.templates import template_lines
+
+    lines = template_lines(400, random.Random(3))
+    assert lines == template_lines(400, random.Random(3)) and len(set(lines)) > 350
+    ends_after_number = 0
+    for line in lines:
+        assert ".." not in line and "  " not in line
+        tags_from_pair(make_source(line).split(), line)  # raises where the tags cannot rebuild the line
+        for sentence in split_sentences(line)[:-1]:
+            ends_after_number += sentence.rstrip(".?!").split()[-1].lower() in NUMBER_WORDS
+    assert ends_after_number > 40
+    assert any(" gate " in line and line.split(" gate ")[1].split()[0].isupper() for line in lines)  # gate B twelve

@@ -40,6 +40,23 @@ def test_labelling_resumes_and_refuses_another_run_s_folder(teacher, learnable_d
     assert set(np.load(os.path.join(folder, shards[0])).files) == set(soft_labels.ARRAYS)  # what the loader reads
 
 
+def test_labelling_holds_one_shard_in_memory_and_stops_at_max_lines(teacher, learnable_data, tmp_path,
+                                                                     monkeypatch):
+    """A training file is larger than memory allows as instances (61,000 lines: 2.5 GB): the labeller reads it
+    a shard at a time, and ``max_lines`` labels whole shards of the file's first lines."""
+    monkeypatch.setattr(DatasetReader, "read", lambda *a, **k: pytest.fail("the whole file read as instances"))
+    sizes = []
+    real = soft_labels.shard_arrays
+    monkeypatch.setattr(soft_labels, "shard_arrays", lambda p, i, k: sizes.append(len(i)) or real(p, i, k))
+    folder = label_file(teacher, learnable_data["train"], str(tmp_path), "tiny", k=4, shard_lines=50,
+                        max_lines=120, log=str)
+    assert sizes == [50, 50, 50] and len([f for f in os.listdir(folder) if f.endswith(".npz")]) == 3
+    empty = tmp_path / "empty.tagged"
+    empty.write_text("\n")
+    with pytest.raises(InputError, match="no instances"):
+        label_file(teacher, str(empty), str(tmp_path), "tiny", log=str)
+
+
 def test_a_share_finds_its_labels_on_the_student_s_labels(teacher, learnable_data, tmp_path):
     folder = label_file(teacher, learnable_data["train"], str(tmp_path), "tiny", k=64, shard_lines=100, log=str)
     instances = DatasetReader().read(learnable_data["train"])[:150]

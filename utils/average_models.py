@@ -10,12 +10,13 @@ naming the folder that differs). What comes out: one model folder, written atomi
 weight is the mean of theirs and whose decoding settings are the first model's. The result is one model, so
 it predicts as fast as any of them; whether it predicts better is for the dev sets to say.
 """
-import argparse
 import sys
+from dataclasses import dataclass
 
 import torch
 
 from gector_punct.model.tagger import Seq2Labels
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 
 MUST_MATCH = ("transformer_model", "switches", "special_tokens_fix", "case_context", "acoustic")
 
@@ -41,14 +42,19 @@ def average_models(models: list[Seq2Labels], names: list[str]) -> Seq2Labels:
     return first
 
 
+@dataclass(kw_only=True)
+class AverageFlags(Settings):
+    models: str = flag(help="comma-separated model folders, two or more (full precision, not low-rank: compress the "
+                            "average instead)")
+    output: str = flag(help="where to write the averaged model folder")
+    store_dtype: str = flag("float32", "weight precision of the written folder; float32 to compress it afterwards",
+                            choices=("float32", "float16", "bfloat16"))
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--models", required=True,
-                   help="comma-separated model folders (full precision, not low-rank: compress the average instead)")
-    p.add_argument("--output", required=True, help="where to write the averaged model folder")
-    p.add_argument("--store_dtype", default="float32", choices=["float32", "float16", "bfloat16"],
-                   help="weight precision of the written folder (default float32, to compress afterwards)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, AverageFlags)
+    args = p.settings(AverageFlags, p.parse_args(argv))
     names = [n for n in args.models.split(",") if n]
     if len(names) < 2:
         p.error("--models needs two folders or more")

@@ -9,13 +9,15 @@ cascade: predict.py --tasks disf, then predict.py --tasks punc on its output (tw
          with --disf_model / --punc_model (default: the same model for both stages)
 Each is run --repeat times; the median wall time is reported, with the ratio cascade / joint.
 """
-import argparse
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
+
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PREDICT = os.path.join(ROOT, "predict.py")
@@ -29,16 +31,23 @@ def run(model: str, tasks: str, source: str, target: str, threads: int) -> float
     return time.perf_counter() - started
 
 
+@dataclass(kw_only=True)
+class BenchmarkSwitchingFlags(Settings):
+    input: str = flag(help="lower-case, unpunctuated, disfluent lines")
+    model_path: str = flag(os.path.join(ROOT, "models", "switch_en"), "the switching model folder for the joint run",
+                           default_text="models/switch_en")
+    disf_model: str | None = flag(None, "the model folder of cascade stage 1 (--tasks disf)",
+                                  default_text="--model_path")
+    punc_model: str | None = flag(None, "the model folder of cascade stage 2 (--tasks punc)",
+                                  default_text="--model_path")
+    repeat: int = flag(3, "runs of each, the median is reported", min=1)
+    threads: int = flag(2, "OMP_NUM_THREADS of each process", min=1)
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--input", required=True, help="lower-case, unpunctuated, disfluent lines")
-    p.add_argument("--model_path", default=os.path.join(ROOT, "models", "switch_en"),
-                   help="the switching model for the joint run (default models/switch_en)")
-    p.add_argument("--disf_model", default=None, help="cascade stage 1 (default: --model_path)")
-    p.add_argument("--punc_model", default=None, help="cascade stage 2 (default: --model_path)")
-    p.add_argument("--repeat", type=int, default=3, help="runs of each, the median is reported (default 3)")
-    p.add_argument("--threads", type=int, default=2, help="OMP_NUM_THREADS of each process (default 2)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, BenchmarkSwitchingFlags)
+    args = p.settings(BenchmarkSwitchingFlags, p.parse_args(argv))
     with open(args.input, encoding="utf-8") as f:
         words = sum(len(line.split()) for line in f)
     disf, punc = args.disf_model or args.model_path, args.punc_model or args.model_path

@@ -6,11 +6,12 @@ lower-case, counted in cased training text (``gector_punct.text.case_forms``; th
 
 Give it target (written) text only, and training text only: dev text would leak into what is scored.
 """
-import argparse
 import os
 import sys
+from dataclasses import dataclass
 from itertools import islice
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.case_forms import FILE_NAME, CaseForms
 from gector_punct.text.files import InputError, read_lines
 from gector_punct.text.tags import capitalize, looks_cased
@@ -25,13 +26,17 @@ def cased_lines(paths: list[str]):
         yield from (line for _, line in read_lines(path))
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--text", nargs="+", required=True, help="cased target text files (training split only)")
-    p.add_argument("--model_path", required=True, help="model folder to write case_forms.tsv.gz into")
-    p.add_argument("--min_count", type=int, default=5,
-                   help="keep words seen at least this often away from a sentence start (default 5)")
-    args = p.parse_args()
+@dataclass(kw_only=True)
+class CaseFormsFlags(Settings):
+    text: list[str] = flag(help="cased target text files (training split only)")
+    model_path: str = flag(help=f"model folder to write {FILE_NAME} into")
+    min_count: int = flag(5, "keep words seen at least this often away from a sentence start", min=1)
+
+
+def main(argv=None) -> None:
+    p = FlagParser(__doc__)
+    add_flags(p, CaseFormsFlags)
+    args = p.settings(CaseFormsFlags, p.parse_args(argv))
     if not os.path.isdir(args.model_path):
         sys.exit(f"error: {args.model_path} is not a model folder")
     try:

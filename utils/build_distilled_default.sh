@@ -5,10 +5,15 @@
 #   bash utils/build_distilled_default.sh [W] [SHARE_LINES ...]
 # 1. the shaped training text (utils/prepare_shaped_data.sh), both files in one shuffled file (seed 42), so
 #    that its first N lines are a share of every source;
-# 2. the teacher's soft labels of it (utils/label_teacher.py: about 1,100 words/s on 2 cores);
+# 2. the teacher's soft labels of it (utils/label_teacher.py: about 550 words/s on 2 cores, about 3 minutes
+#    a shard of 2,000 lines, 31 shards);
 # 3. per share (default 8000 lines, about 480,000 words), the shipped default model trained further on the
 #    share twice: with the soft labels (--soft_labels, weight 0.5) and, the control, on the gold labels alone;
-#    both scored on the dev files (utils/model_report.py), so what the teacher adds is the difference.
+#    both scored on the dev files (utils/model_report.py), so what the teacher adds is the difference;
+# 4. with FINAL=1: the student on the whole labelled file and the template lines (utils/speech_templates.py:
+#    spoken numbers, codes, addresses and names at sentence ends), EPOCHS (default 2) passes' worth of updates
+#    in stretches of 200 (each a fresh random sample of 12,800 lines, about 25 minutes here), dev-scored and
+#    checkpointed after each, so that a killed run loses little: FINAL=1 bash utils/build_distilled_default.sh W
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-work/distill}
@@ -50,3 +55,19 @@ for share in $SHARES; do
     report "$run/best" "$run/report.json"
   done
 done
+if [ -n "${FINAL:-}" ]; then
+  python utils/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teacher" --model_path ensemble_en
+  T="$W/templates"
+  if [ ! -s "$T.tagged" ]; then
+    python utils/speech_templates.py --out "$T.tgt" --lines 3000 --seed 1
+    python utils/shape_data.py --target "$T.tgt" --out_prefix "${T}_shaped" --spoken 0 --seed 1
+    python utils/preprocess_data.py -s "${T}_shaped.src" -t "${T}_shaped.tgt" -o "$T.tagged"
+  fi
+  lines=$(wc -l < "$D/train.tagged")
+  run="$D/final"
+  python train.py --config configs/default_en_shaped.json --init_model models/default_en --lr 5e-5 \
+    --n_epoch $(( (${EPOCHS:-2} * (lines + 3000) + 12799) / 12800 )) --updates_per_epoch 200 --patience 4 \
+    --train_set "$D/train.tagged,$T.tagged" --dev_set "$W/ted.dev.tagged,$W/cased.dev.tagged" --model_dir "$run" \
+    --progress 0 --resume 1 --soft_labels "$D/teacher/train.tagged.soft" --distill_weight "${WEIGHT:-0.5}" >> "$run.log" 2>&1
+  report "$run/best" "$run/report.json"
+fi

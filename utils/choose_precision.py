@@ -14,14 +14,15 @@ punctuation lines, the disfluent lines of the switching model, or the other lang
 precision's figures, its words/s over the TED dev lines in this process (``predict``, batch 32), and the
 choice.
 """
-import argparse
 import os
 import sys
 import time
+from dataclasses import dataclass
 
 from everyday_report import EVERYDAY_FILE, restore_records  # (utils/, this script's folder)
 from gector_punct.dataset.reader import DatasetReader
 from gector_punct.model.config import ENGINE_PRECISIONS, store_engine_precision
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.scoring.evaluation import score_tags
 from gector_punct.scoring.everyday import read_records, violations
@@ -62,18 +63,22 @@ def keeps(figures: dict[str, dict[str, float]], passes: dict[str, set[str]], pre
     return close and passes["float32"] <= passes[precision]
 
 
+@dataclass(kw_only=True)
+class ChoosePrecisionFlags(Settings):
+    model_path: list[str] = flag(help="the model folder (several: an ensemble's members, all at the same precision)")
+    ted_dev: str = flag(help="preprocessed TED dev file")
+    cased_dev: str = flag(help="preprocessed cased dev file")
+    role: str | None = flag(None, "which everyday lines the model restores", choices=ROLES,
+                            default_text="switch for a folder named switch_en, multilingual for multilingual, "
+                                         "else english")
+    budget: float = flag(0.3, "dev F1 an int8 precision may lose", min=0)
+    store: bool = flag(False, "write the choice into the model folder's config.json")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", nargs="+", required=True, help="the model folder (several: an ensemble's "
-                                                                  "members, all at the same precision)")
-    p.add_argument("--ted_dev", required=True, help="preprocessed TED dev file")
-    p.add_argument("--cased_dev", required=True, help="preprocessed cased dev file")
-    p.add_argument("--role", choices=ROLES, default=None,
-                   help="which everyday lines the model restores (default: switch for a folder named switch_en, "
-                        "multilingual for multilingual, else english)")
-    p.add_argument("--budget", type=float, default=0.3, help="dev F1 an int8 precision may lose (default 0.3)")
-    p.add_argument("--store", action="store_true", help="write the choice into the model folder's config.json")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, ChoosePrecisionFlags)
+    args = p.settings(ChoosePrecisionFlags, p.parse_args(argv))
     name = os.path.basename(os.path.normpath(args.model_path[0]))
     role = args.role or {"switch_en": "switch", "multilingual": "multilingual"}.get(name, "english")
     ted, cased = DatasetReader().read(args.ted_dev), DatasetReader().read(args.cased_dev)

@@ -12,15 +12,17 @@ word. For each differing line (up to ``--show``): both outputs and, for each wor
 engine's two likeliest punctuation labels with their probabilities: a near tie that float rounding (or int8
 weights) tips the other way reads as two close values on each side.
 """
-import argparse
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
 from gector_punct.dataset.reader import DatasetReader
 from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.model.vocabulary import CASE_HEAD, PUNCT_HEAD
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import DEFAULT_MODEL
 from gector_punct.text.existing import prepare_spaced
 
@@ -68,17 +70,21 @@ def compare_file(path: str, engines: dict[str, Punctuator], show: int) -> int:
     return len(differing)
 
 
+@dataclass(kw_only=True)
+class CompareEnginesFlags(Settings):
+    model_path: list[str] = flag([DEFAULT_MODEL], "model or ensemble folder(s)", default_text="the shipped model")
+    dev: list[str] = flag(help="preprocessed dev files (.tagged)")
+    precision: str = flag("float32", "the onnx engine's precision; at float32 the engines should agree",
+                          choices=ENGINE_PRECISIONS)
+    fragments: bool = reused(PredictionSettings, "fragments", help="read the lines as fragments (predict.py --fragments)")
+    batch_size: int = reused(PredictionSettings, "batch_size")
+    show: int = flag(10, "differing lines shown per file", min=0)
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", nargs="+", default=[DEFAULT_MODEL], help="model or ensemble folder(s) (default: "
-                                                                            "the shipped model)")
-    p.add_argument("--dev", nargs="+", required=True, help="preprocessed dev files (.tagged)")
-    p.add_argument("--precision", choices=ENGINE_PRECISIONS, default="float32",
-                   help="the onnx engine's precision (default float32: the engines should agree)")
-    p.add_argument("--fragments", action="store_true", help="read the lines as fragments (predict.py --fragments)")
-    p.add_argument("--batch_size", type=int, default=32, help="windows per batch (default 32)")
-    p.add_argument("--show", type=int, default=10, help="differing lines shown per file (default 10)")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, CompareEnginesFlags)
+    args = p.settings(CompareEnginesFlags, p.parse_args(argv))
     options = {"batch_size": args.batch_size, "fragments": args.fragments}
     engines = {"torch": Punctuator.load(args.model_path, engine="torch", device="cpu", **options),
                f"onnx {args.precision}": Punctuator.load(args.model_path, precision=args.precision, **options)}

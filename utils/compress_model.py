@@ -9,38 +9,42 @@ Tries the ranks in --ranks from small to large; each candidate is saved, loaded 
 ship, and scored on --dev_set. The first whose dev F1 (the training selection F1) is within --max_drop of
 the full model's is kept. Prints every candidate's size and F1.
 """
-import argparse
 import os
 import shutil
 import sys
 import tempfile
+from dataclasses import dataclass
 
 from gector_punct.scoring.evaluation import evaluate_dev_sets
 from gector_punct.scoring.metrics import selection_f1
 from gector_punct.model.tagger import Seq2Labels
 from gector_punct.dataset.reader import DatasetReader
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 
 
 def folder_size(path: str) -> int:
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
 
 
+@dataclass(kw_only=True)
+class CompressFlags(Settings):
+    model_path: str = flag(help="the fully stored fine-tuned model folder")
+    output: str = flag(help="where to write the compact model folder")
+    dev_set: str = flag(help="preprocessed dev file to check the compact model on (several, comma-separated: the mean "
+                             "of their F1s, as train.py)")
+    ranks: list[int] = flag([16, 32, 48, 64, 96], "ranks to try, smallest first", min=1)
+    lowrank_bits: int = flag(16, "bits per stored factor value: 16 (float16) or 8 (int8 with one scale per rank: half "
+                                 "the bytes, so about twice the rank in the same size)", choices=(16, 8))
+    max_drop: float = flag(0.5, "largest dev F1 loss allowed, in points", min=0)
+    max_mb: float = flag(10.0, "largest folder allowed, in MiB", above=0)
+    base_tokenizer: bool = flag(False, "leave the tokenizer out: the model loads its base encoder's (for a large "
+                                       "tokenizer such as multilingual-e5-small's 17 MB); off: store it in the folder")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", required=True, help="the fully stored fine-tuned model folder")
-    p.add_argument("--output", required=True, help="where to write the compact model folder")
-    p.add_argument("--dev_set", required=True, help="preprocessed dev file to check the compact model on (several, "
-                                                   "comma-separated: the mean of their F1s, as train.py)")
-    p.add_argument("--ranks", type=int, nargs="+", default=[16, 32, 48, 64, 96], help="ranks to try, smallest first")
-    p.add_argument("--lowrank_bits", type=int, default=16, choices=[16, 8],
-                   help="bits per stored factor value: 16 (float16) or 8 (int8 with one scale per rank: half the "
-                        "bytes, so about twice the rank in the same size); default 16")
-    p.add_argument("--max_drop", type=float, default=0.5, help="largest dev F1 loss allowed (default 0.5 points)")
-    p.add_argument("--max_mb", type=float, default=10.0, help="largest folder allowed, in MiB (default 10)")
-    p.add_argument("--base_tokenizer", action="store_true",
-                   help="leave the tokenizer out: the model loads its base encoder's (for a large tokenizer such as "
-                        "multilingual-e5-small's 17 MB); default: store it in the folder")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, CompressFlags)
+    args = p.settings(CompressFlags, p.parse_args(argv))
 
     instances = DatasetReader().read_each(args.dev_set)
     full = Seq2Labels.load(args.model_path)

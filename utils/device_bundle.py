@@ -14,12 +14,12 @@ is close to the encoder, not equal: its ``stand_in.json`` records the real encod
 (``base_encoder.installed_fingerprint``), so models trained over it are stored as over the real one, and
 their deltas are compressed here against the real weights.
 """
-import argparse
 import json
 import lzma
 import os
 import shutil
 import sys
+from dataclasses import dataclass, fields
 
 import torch
 from safetensors import safe_open
@@ -29,6 +29,7 @@ from gector_punct.encoders.cache import STAND_IN
 from gector_punct.encoders.registry import ENCODER_PACKAGES, resolve_encoder
 from gector_punct.encoders.plain_torch import load_pretrained_encoder
 from gector_punct.model.storage import base_fingerprint
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, help_text
 
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
@@ -83,16 +84,31 @@ def unpack(bundle: str, site: str, encoder: str) -> str:
     return model_dir
 
 
+@dataclass(kw_only=True)
+class BundleFlags(Settings):
+    action: str = flag(help="pack here, unpack on the other machine", choices=("pack", "unpack"))
+    encoder: str = flag("all-MiniLM-L6-v2", "the pip-packaged encoder to carry", choices=tuple(sorted(ENCODER_PACKAGES)))
+    dest: str = flag(".devbundle", "pack: the bundle folder to write")
+    data: list[str] = flag([], "pack: files to carry xz-compressed (training/dev files)", allow_empty=True)
+    bundle: str = flag(".devbundle", "unpack: the bundle folder")
+    site: str = flag("/tmp/site", "unpack: folder to put on PYTHONPATH")
+
+
+POSITIONAL = ("action",)  # given without a flag name: ``device_bundle.py pack ...``
+
+
+def parse_args(argv=None) -> BundleFlags:
+    """The flags of ``BundleFlags``; its ``POSITIONAL`` fields are arguments without a flag name, checked alike."""
+    p = FlagParser(__doc__)
+    for f in fields(BundleFlags):
+        if f.name in POSITIONAL:
+            p.add_argument(f.name, metavar="{" + ",".join(f.metadata["choices"]) + "}", help=help_text(f))
+    add_flags(p, BundleFlags, skip=POSITIONAL)
+    return p.settings(BundleFlags, p.parse_args(argv))
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("action", choices=["pack", "unpack"], help="pack here, unpack on the other machine")
-    p.add_argument("--encoder", default="all-MiniLM-L6-v2", choices=sorted(ENCODER_PACKAGES),
-                   help="the pip-packaged encoder to carry (default all-MiniLM-L6-v2)")
-    p.add_argument("--dest", default=".devbundle", help="pack: the bundle folder to write (default .devbundle)")
-    p.add_argument("--data", nargs="*", default=[], help="pack: files to carry xz-compressed (training/dev files)")
-    p.add_argument("--bundle", default=".devbundle", help="unpack: the bundle folder (default .devbundle)")
-    p.add_argument("--site", default="/tmp/site", help="unpack: folder to put on PYTHONPATH (default /tmp/site)")
-    args = p.parse_args(argv)
+    args = parse_args(argv)
     if args.action == "pack":
         pack(args.encoder, args.dest, args.data)
     else:

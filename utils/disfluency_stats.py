@@ -8,11 +8,12 @@ The JSON holds {"source", "split" (side ids and word counts per part), "train": 
 train sides (the input of disfluency.insert_disfluencies), "baseline": {"dev", "test", "all" (the 100
 sides)}}; a summary is printed. The sdist is fetched into --cache_dir once (read in place).
 """
-import argparse
 import json
 import os
 import sys
+from dataclasses import dataclass
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.scoring.metrics import deletion_prf
 from gector_punct_data.corpora import disfluency, switchboard
 from gector_punct_data.corpora.fetch import describe
@@ -58,12 +59,17 @@ def summary(doc: dict) -> str:
     return "\n".join(lines)
 
 
+@dataclass(kw_only=True)
+class DisfluencyStatsFlags(Settings):
+    cache_dir: str = flag(os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
+                          "where the sdist is downloaded to / found", default_text="~/.cache/gector_punct")
+    out: str = flag("work/disfluency_stats.json", "the JSON file to write")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--cache_dir", default=os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
-                   help="where the sdist is downloaded to / found (default ~/.cache/gector_punct)")
-    p.add_argument("--out", default="work/disfluency_stats.json", help="the JSON file to write")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, DisfluencyStatsFlags)
+    args = p.settings(DisfluencyStatsFlags, p.parse_args(argv))
     try:
         sides = switchboard.load(args.cache_dir)
     except (RuntimeError, KeyError, ValueError) as err:

@@ -9,35 +9,45 @@ boundaries.
 The reference is punctuated text (same lines and words as the prediction) or a ``token<TAB>LABEL`` file.
 Marks fold into classes the IWSLT way (: - -> COMMA, ! ; -> PERIOD); --map changes that.
 """
-import argparse
 import json
 import sys
+from dataclasses import dataclass
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError
 from gector_punct.scoring.metrics import (IWSLT_CLASSES, IWSLT_MAP, added_only, format_report, given_marks,
                                   labels_from_files, score)
 
 
+def mark_class(text: str) -> str:
+    """A --map item, ``MARK=CLASS``, checked."""
+    mark, sep, _ = text.partition("=")
+    if not sep or not mark:
+        raise ValueError(f"takes MARK=CLASS items, not {text!r}")
+    return text
+
+
+@dataclass(kw_only=True)
+class EvaluateFlags(Settings):
+    reference: str = flag(help="reference: punctuated text, or token<TAB>LABEL lines")
+    prediction: str = flag(help="restored text to score")
+    map: list[str] = flag([], "fold marks into classes, MARK=CLASS items, e.g. '!=EXCLAMATION' ':=COLON'",
+                          parse=mark_class, allow_empty=True, default_text="the IWSLT folding")
+    classes: list[str] = flag(list(IWSLT_CLASSES), "punctuation classes to report and micro-average", allow_empty=True)
+    case: str = flag("auto", "score case: auto = when the reference looks cased", choices=("auto", "yes", "no"))
+    given: str | None = flag(None, "the partly punctuated input that was restored: score only what restoration added "
+                                   "(words whose input had a mark after them leave the scores; their case too where "
+                                   "capitalised)")
+    json: bool = flag(False, "print the scores as JSON instead of a table")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--reference", required=True, help="reference: punctuated text, or token<TAB>LABEL lines")
-    p.add_argument("--prediction", required=True, help="restored text to score")
-    p.add_argument("--map", nargs="*", default=[], metavar="MARK=CLASS",
-                   help="fold marks into classes, e.g. '!=EXCLAMATION' ':=COLON' (default: the IWSLT folding)")
-    p.add_argument("--classes", nargs="*", default=list(IWSLT_CLASSES),
-                   help="punctuation classes to report and micro-average (default: COMMA PERIOD QUESTION)")
-    p.add_argument("--case", choices=["auto", "yes", "no"], default="auto",
-                   help="score case: auto = when the reference looks cased")
-    p.add_argument("--given", default=None, metavar="INPUT",
-                   help="the partly punctuated input that was restored: score only what restoration added "
-                        "(words whose input had a mark after them leave the scores; their case too where capitalised)")
-    p.add_argument("--json", action="store_true", help="print the scores as JSON instead of a table")
-    args = p.parse_args(argv)
+    p = FlagParser(__doc__)
+    add_flags(p, EvaluateFlags)
+    args = p.settings(EvaluateFlags, p.parse_args(argv))
     mapping = dict(IWSLT_MAP)
     for item in args.map:
-        mark, sep, name = item.partition("=")
-        if not sep or not mark:
-            p.error(f"--map takes MARK=CLASS, got {item!r}")
+        mark, _, name = item.partition("=")
         mapping[mark] = name
     try:
         cased = None if args.case == "auto" else args.case == "yes"

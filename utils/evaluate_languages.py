@@ -10,14 +10,15 @@ PERIOD, ？ -> QUESTION, per unit: per character in Chinese), case F1 and senten
 Each ``--set NAME=PREFIX`` reads PREFIX.src and PREFIX.tgt (line for line). Prints a markdown table with
 the number of dev lines and words (units: Chinese characters count one each) and words/s end to end.
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, fields
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, help_text
 from gector_punct.text.files import atomic_write, read_all_lines
 from gector_punct.scoring.metrics import labels_from_files, score
 from gector_punct.text.units import split_units
@@ -27,20 +28,39 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLUMNS = ("lines", "words", "COMMA", "PERIOD", "QUESTION", "P", "R", "F1", "case F1", "boundary F1", "words/s")
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model_path", required=True, help="model folder to evaluate")
-    p.add_argument("--set", action="append", required=True, metavar="NAME=PREFIX",
-                   help="a dev set: PREFIX.src (input) and PREFIX.tgt (reference); repeat for each language")
-    p.add_argument("--max_lines", type=int, default=0, help="score only the first N lines of each set (0: all)")
-    p.add_argument("--threads", type=int, default=2, help="threads of the predict.py child (default 2)")
-    p.add_argument("--utterances", action="store_true",
-                   help="read each dev line as a whole utterance (predict.py's default reading); default: as a "
-                        "fragment cut anywhere (predict.py --fragments), the reading of the dev sets' lines")
-    p.add_argument("--predict_args", default="", help="extra predict.py flags, e.g. '--additional_confidence 0.1'")
-    p.add_argument("--keep_outputs", default=None, help="folder to keep each set's restored text in")
-    p.add_argument("--json", default=None, help="also write the results to this JSON file")
-    return p.parse_args(argv)
+def name_prefix(text: str) -> str:
+    """A --set item, ``NAME=PREFIX``, checked."""
+    if "=" not in text:
+        raise ValueError(f"takes NAME=PREFIX items, not {text!r}")
+    return text
+
+
+@dataclass(kw_only=True)
+class EvaluateLanguagesFlags(Settings):
+    model_path: str = flag(help="model folder to evaluate")
+    set: list[str] = flag(help="dev sets, NAME=PREFIX items: PREFIX.src (input) and PREFIX.tgt (reference); repeat "
+                               "--set for each language (or give several items after one)", parse=name_prefix)
+    max_lines: int = flag(0, "score only the first N lines of each set (0: all)", min=0)
+    threads: int = flag(2, "threads of the predict.py child", min=1)
+    utterances: bool = flag(False, "read each dev line as a whole utterance (predict.py's default reading); off: as a "
+                                   "fragment cut anywhere (predict.py --fragments), the reading of the dev sets' lines")
+    predict_args: str = flag("", "extra predict.py flags, e.g. '--additional_confidence 0.1'")
+    keep_outputs: str | None = flag(None, "folder to keep each set's restored text in")
+    json: str | None = flag(None, "also write the results to this JSON file")
+
+
+REPEATED = ("set",)  # flags given once per item (--set a=A --set b=B), their items gathered
+
+
+def parse_args(argv) -> EvaluateLanguagesFlags:
+    p = FlagParser(__doc__)
+    for f in fields(EvaluateLanguagesFlags):
+        if f.name in REPEATED:  # its items are checked when the settings are made
+            p.add_argument(f"--{f.name}", action="extend", nargs="+", required=True, metavar="NAME=PREFIX",
+                           help=help_text(f))
+        else:
+            add_flags(p, EvaluateLanguagesFlags, only=(f.name,))
+    return p.settings(EvaluateLanguagesFlags, p.parse_args(argv))
 
 
 def run_set(args, name: str, prefix: str, work: str) -> dict:
@@ -91,9 +111,7 @@ def main(argv=None) -> int:
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for spec in args.set:
-            name, sep, prefix = spec.partition("=")
-            if not sep:
-                raise SystemExit(f"--set {spec!r}: expected NAME=PREFIX")
+            name, _, prefix = spec.partition("=")
             rows.append(run_set(args, name, prefix, work))
             print(" | ".join(table_row(rows[-1])), file=sys.stderr, flush=True)
     print(f"reading: {'utterances' if args.utterances else 'fragments (lines cut anywhere)'}", file=sys.stderr)

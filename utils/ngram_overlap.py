@@ -9,11 +9,12 @@ target and its source file count alike. Each file is one word stream (its lines 
 inside documents, so n-grams run across line ends). The fraction counts n-gram occurrences (positions) in the
 dev file. Only the dev n-grams are held in memory; the training files are streamed.
 """
-import argparse
 import json
 import sys
 from collections import deque
+from dataclasses import dataclass
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError, read_lines
 from gector_punct.text.tags import make_source
 
@@ -42,15 +43,18 @@ def overlap(train_paths: list, dev_paths: list, n: int = 10) -> dict:
     return out
 
 
+@dataclass(kw_only=True)
+class OverlapFlags(Settings):
+    train: list[str] = flag(help="training text files (targets or sources)")
+    dev: list[str] = flag(help="dev text files, each scored on its own")
+    n: int = flag(10, "n-gram length in words", min=1, short="-n")
+    json: bool = flag(False, "print the result as JSON instead of a table")
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--train", nargs="+", required=True, help="training text files (targets or sources)")
-    p.add_argument("--dev", nargs="+", required=True, help="dev text files, each scored on its own")
-    p.add_argument("-n", type=int, default=10, help="n-gram length in words (default 10)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON instead of a table")
-    args = p.parse_args(argv)
-    if args.n < 1:
-        p.error("-n must be at least 1")
+    p = FlagParser(__doc__)
+    add_flags(p, OverlapFlags)
+    args = p.settings(OverlapFlags, p.parse_args(argv))
     try:
         result = overlap(args.train, args.dev, args.n)
     except (InputError, OSError) as err:

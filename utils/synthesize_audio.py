@@ -14,7 +14,6 @@ Writes OUT_DIR/audio.list (line i: the wav of line i relative to OUT_DIR, or emp
 hours of audio). Existing wavs of the same line, voice and speed are reused, so a rerun only does what is
 missing. Needs the Debian package espeak-ng.
 """
-import argparse
 import hashlib
 import json
 import os
@@ -24,8 +23,10 @@ import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from gector_punct.audio.waves import SAMPLE_RATE, resample, write_wav
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError, atomic_write, read_all_lines
 
 
@@ -48,18 +49,21 @@ def synthesise(text: str, voice: str, speed: int, path: str) -> float:
     return wave.size / SAMPLE_RATE
 
 
+@dataclass(kw_only=True)
+class SynthesisFlags(Settings):
+    text: str = flag(help="cased, punctuated text, one line per utterance")
+    out_dir: str = flag(help="folder for the wavs, audio.list, data.jsonl and synthesis.json")
+    voices: list[str] = flag(["en-us"], "espeak-ng voices to draw from (see espeak-ng --voices=en)")
+    speeds: list[int] = flag([175], "speaking rates in words per minute to draw from", min=1)
+    audio_fraction: float = flag(1.0, "fraction of the lines that get audio, the rest none", min=0, max=1)
+    seed: int = flag(1, "random seed of the line, voice and speed draws")
+    jobs: int = flag(2, "espeak-ng processes at a time", min=1)
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--text", required=True, help="cased, punctuated text, one line per utterance")
-    p.add_argument("--out_dir", required=True, help="folder for the wavs, audio.list, data.jsonl and synthesis.json")
-    p.add_argument("--voices", nargs="+", default=["en-us"], help="espeak-ng voices to draw from (default en-us; see espeak-ng --voices=en)")
-    p.add_argument("--speeds", type=int, nargs="+", default=[175], help="speaking rates in words per minute to draw from (default 175)")
-    p.add_argument("--audio_fraction", type=float, default=1.0, help="fraction of the lines that get audio, the rest none (default 1.0)")
-    p.add_argument("--seed", type=int, default=1, help="random seed of the line, voice and speed draws (default 1)")
-    p.add_argument("--jobs", type=int, default=2, help="espeak-ng processes at a time (default 2)")
-    args = p.parse_args(argv)
-    if not 0.0 <= args.audio_fraction <= 1.0:
-        p.error("--audio_fraction must be in [0, 1]")
+    p = FlagParser(__doc__)
+    add_flags(p, SynthesisFlags)
+    args = p.settings(SynthesisFlags, p.parse_args(argv))
     if shutil.which("espeak-ng") is None:
         print("error: espeak-ng not found (Debian: apt-get install espeak-ng)", file=sys.stderr)
         return 2

@@ -7,28 +7,46 @@ random length at arbitrary points (ASR-like streams), optionally split into a tr
 writes data/iwslt.train.tgt/.src and data/iwslt.dev.tgt/.src (the held-out part is the *end* of the file,
 whole talks apart from the training part).
 """
-import argparse
 import random
 import sys
+from dataclasses import dataclass, fields
 
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, help_text
 from gector_punct.text.files import InputError, atomic_write
 from gector_punct.scoring.iwslt import read_tsv
 from gector_punct_data.corpora import join_contractions, tsv_to_text
 
 
+@dataclass(kw_only=True)
+class TsvToTextFlags(Settings):
+    tsv: str = flag(help="token<TAB>LABEL file")
+    prefix: str = flag(help="output prefix: PREFIX.train.tgt, PREFIX.train.src (and PREFIX.dev.* with --heldout)")
+    heldout: float = flag(0.0, "fraction of tokens (from the end) held out as dev", min=0, max=1)
+    min_words: int = flag(10, "shortest line, in words", min=1)
+    max_words: int = flag(60, "longest line, in words, at least --min_words", min=1)
+    keep_split_contractions: bool = flag(False, "keep IWSLT's 'it 's' instead of joining to 'it's'")
+    seed: int = flag(1, "random seed of the line cuts")
+    whole: float = flag(0.0, "share of lines cut at a sentence end instead of anywhere, so that whole utterances "
+                             "occur (0: every cut arbitrary)", min=0, max=1)
+
+
+POSITIONAL = ("tsv", "prefix")  # given without a flag name, in this order: ``tsv_to_text.py TSV PREFIX ...``
+
+
+def parse_args(argv=None) -> TsvToTextFlags:
+    p = FlagParser(__doc__)
+    for f in fields(TsvToTextFlags):
+        if f.name in POSITIONAL:
+            p.add_argument(f.name, help=help_text(f))
+    add_flags(p, TsvToTextFlags, skip=POSITIONAL)
+    args = p.settings(TsvToTextFlags, p.parse_args(argv))
+    if args.min_words > args.max_words:
+        p.error("need --min_words <= --max_words")
+    return args
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("tsv", help="token<TAB>LABEL file")
-    p.add_argument("prefix", help="output prefix: PREFIX.train.tgt, PREFIX.train.src (and PREFIX.dev.* with --heldout)")
-    p.add_argument("--heldout", type=float, default=0.0, help="fraction of tokens (from the end) held out as dev (default 0)")
-    p.add_argument("--min_words", type=int, default=10, help="shortest line, in words (default 10)")
-    p.add_argument("--max_words", type=int, default=60, help="longest line, in words (default 60)")
-    p.add_argument("--keep_split_contractions", action="store_true", help="keep IWSLT's 'it 's' instead of joining to 'it's'")
-    p.add_argument("--seed", type=int, default=1, help="random seed of the line cuts (default 1)")
-    p.add_argument("--whole", type=float, default=0.0,
-                   help="share of lines cut at a sentence end instead of anywhere, so that whole utterances occur "
-                        "(default 0: every cut arbitrary)")
-    args = p.parse_args(argv)
+    args = parse_args(argv)
     try:
         pairs = read_tsv(args.tsv)
         pairs = pairs if args.keep_split_contractions else join_contractions(pairs)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass
+from typing import Iterator
 
 from gector_punct.audio.waves import AudioSpec, read_audio_list, read_jsonl
 from gector_punct.model.windows import TextEncoder, Window
@@ -108,10 +109,10 @@ class DatasetReader:
         often it is named (a caller that weights a file by naming it twice repeats it itself)."""
         return {path: self.read(path) for path in paths.split(",")}
 
-    def _read_tagged(self, path: str) -> list[Instance]:
-        instances = []
-        numbers = []
-        number = 0
+    def tagged_instances(self, path: str) -> Iterator[tuple[int, Instance]]:
+        """``(line number, instance)`` of each non-empty line of a tagged file, read one line at a time (no
+        tasks, no audio: ``read`` adds them); a bad line is an ``InputError`` naming it, or skipped with
+        ``skip_bad``."""
         for number, line in read_lines(path):
             if not line.strip():
                 continue
@@ -122,12 +123,15 @@ class DatasetReader:
                     self.skipped += 1
                     continue
                 raise InputError(f"{path}:{number}: {err}") from None
-            instances.append(Instance(words, tags, origin=f"{path}:{number}"))
-            numbers.append(number)
+            yield number, Instance(words, tags, origin=f"{path}:{number}")
+
+    def _read_tagged(self, path: str) -> list[Instance]:
+        numbered = list(self.tagged_instances(path))
+        numbers, instances = [n for n, _ in numbered], [i for _, i in numbered]
         if not instances:
             raise InputError(f"{path}: no instances (empty file?)")
-        if os.path.exists(path + ".audio"):
-            specs = read_audio_list(path + ".audio", number, path)
+        if os.path.exists(path + ".audio"):  # one audio line per text line, the empty ones included
+            specs = read_audio_list(path + ".audio", sum(1 for _ in read_lines(path)), path)
             for instance, number in zip(instances, numbers):
                 instance.audio = specs[number - 1]
                 instance.origin = f"{path}.audio:{number}"

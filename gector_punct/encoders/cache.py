@@ -9,7 +9,9 @@ place (``files.place_dir``), so a folder appears whole or not at all (an interru
 the first one's folder stays, the other uses it and removes its own. A build says on stderr, in one line,
 what it built and how long it took.
 
-``stand_in_fingerprint(folder)``: what a compact stand-in encoder folder (``STAND_IN``) answers for.
+``encoder_fingerprint(folder, compute)``: the one way to the fingerprint of the encoder in a folder: its
+stand-in's (``stand_in_fingerprint``: what a compact stand-in encoder folder, ``STAND_IN``, answers for), else
+the remembered one, else ``compute()``'s, remembered (None where nothing is known and no ``compute`` given).
 ``remembered_fingerprint(weights, compute)`` / ``known_fingerprint(weights)``: a pretrained encoder's
 fingerprint (``model.storage.base_fingerprint``) remembered in ``<cache>/fingerprints/`` under its weights
 file's real path, size and modification time; ``known_fingerprint`` reads it without computing anything
@@ -107,3 +109,14 @@ def remembered_fingerprint(weights: str, compute: Callable[[], str]) -> str:
     except OSError:
         pass
     return found
+
+
+def encoder_fingerprint(folder: str, compute: Callable[[], str] | None = None) -> str | None:
+    """The fingerprint of the pretrained encoder in ``folder`` (a folder or a hub name): a stand-in's
+    recorded one, else the one remembered for its ``model.safetensors``, else ``compute()``'s (remembered);
+    None where none is known and ``compute`` is None (prediction without torch then builds what computes it)."""
+    weights = os.path.join(folder, "model.safetensors")
+    found = stand_in_fingerprint(folder)
+    if found is not None:
+        return found
+    return known_fingerprint(weights) if compute is None else remembered_fingerprint(weights, compute)

@@ -20,7 +20,7 @@ import json
 import os
 from dataclasses import asdict, fields
 
-from gector_punct.encoders.cache import built_folder, known_fingerprint, stand_in_fingerprint
+from gector_punct.encoders.cache import built_folder, encoder_fingerprint
 from gector_punct.encoders.registry import resolve_encoder
 from gector_punct.model.config import WEIGHTS, DecodeConfig, ModelConfig, WeightStorage
 
@@ -50,8 +50,7 @@ def base_encoder_fingerprint(config: ModelConfig, storage: WeightStorage) -> str
     in the cache; computed (torch) where it is not."""
     if not storage.partial:
         return None
-    folder = resolve_encoder(config.transformer_model)
-    found = stand_in_fingerprint(folder) or known_fingerprint(os.path.join(folder, "model.safetensors"))
+    found = encoder_fingerprint(resolve_encoder(config.transformer_model))
     if found is None:
         from gector_punct.engines.onnx_export import installed_base_fingerprint
 

@@ -23,7 +23,7 @@ from gector_punct.encoders.tokenizer import LightTokenizer
 from gector_punct.engines.choice import Feed
 from gector_punct.engines.graphs import GRAPH_FILE, META_FILE, graph_folder
 from gector_punct.model.config import (ENGINE_PRECISIONS, ModelConfig, ModelFolderError, model_directory, read_config,
-                                       tokenizer_folder)
+                                       reading_folder, tokenizer_folder)
 from gector_punct.model.vocabulary import HEADS, Vocabulary
 from gector_punct.model.windows import ReadsWindows, Window, load_tokenizer
 
@@ -47,12 +47,8 @@ class OnnxTagger(ReadsWindows):
     def load(cls, directory: str, vocab_path: str | None = None, precision: str | None = None,
              threads: int | None = None) -> OnnxTagger:
         directory = model_directory(directory)
-        try:
+        with reading_folder(directory):
             return cls._assemble(directory, vocab_path, precision, threads)
-        except (OSError, ValueError, KeyError, TypeError, RuntimeError) as err:  # ONNX Runtime's are RuntimeErrors
-            if isinstance(err, ModelFolderError) and str(err).startswith(directory):
-                raise
-            raise ModelFolderError(f"{directory}: {err}") from err
 
     @classmethod
     def _assemble(cls, directory: str, vocab_path: str | None, precision: str | None, threads: int | None) -> OnnxTagger:

@@ -9,12 +9,11 @@ same, or ``ModelFolderError`` when the folder recorded another;
 """
 from __future__ import annotations
 
-import os
 
 from torch import nn
 
 from gector_punct.model.config import ModelConfig, ModelFolderError, WeightStorage
-from gector_punct.encoders.cache import remembered_fingerprint, stand_in_fingerprint
+from gector_punct.encoders.cache import encoder_fingerprint
 from gector_punct.encoders.registry import resolve_encoder
 from gector_punct.encoders.plain_torch import build_encoder, load_pretrained_encoder
 from gector_punct.encoders.runtime import quiet_transformers
@@ -50,9 +49,7 @@ def installed_fingerprint(config: ModelConfig, encoder: nn.Module) -> str:
     ``stand_in.json`` is a compact copy of an encoder carried to another machine (float16, int8 embeddings:
     close, not equal): it answers for the encoder it was made from, whose fingerprint the file records, so
     the models trained over it are stored, and checked here, against the real one."""
-    folder = resolve_encoder(config.transformer_model)
-    return stand_in_fingerprint(folder) or remembered_fingerprint(os.path.join(folder, "model.safetensors"),
-                                                                  lambda: base_fingerprint(encoder.state_dict()))
+    return encoder_fingerprint(resolve_encoder(config.transformer_model), lambda: base_fingerprint(encoder.state_dict()))
 
 
 def checked_base(directory: str, config: ModelConfig, storage: WeightStorage, encoder: nn.Module) -> str:

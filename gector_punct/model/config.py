@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields, replace
 
 from gector_punct.audio.config import AcousticConfig
@@ -30,6 +31,20 @@ WEIGHTS = "model.safetensors"  # a model folder's weights file
 
 class ModelFolderError(ValueError):
     """A model folder that cannot be read (missing, truncated or foreign files); the message names it."""
+
+
+@contextmanager
+def reading_folder(directory: str):
+    """Around the reading of a model folder (either engine): what the libraries raise on its files (transformers',
+    safetensors', ONNX Runtime's RuntimeErrors, our own) becomes one ``ModelFolderError`` naming the folder."""
+    try:
+        yield
+    except ModelFolderError as err:
+        if str(err).startswith(directory):
+            raise
+        raise ModelFolderError(f"{directory}: {err}") from err
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as err:
+        raise ModelFolderError(f"{directory}: {err}") from err
 
 
 @dataclass(frozen=True)

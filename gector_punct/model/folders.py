@@ -31,7 +31,7 @@ from gector_punct.encoders.plain_torch import light_encoder_possible
 from gector_punct.encoders.tokenizer import LightTokenizer
 from gector_punct.model.base_encoder import checked_base, encoder_for, fit_embeddings
 from gector_punct.model.config import (WEIGHTS, ModelFolderError, WeightStorage, model_directory, read_config,
-                                       tokenizer_folder, write_config)
+                                       reading_folder, tokenizer_folder, write_config)
 from gector_punct.model.storage import base_fingerprint, expand_lowrank, lowrank_state
 from gector_punct.model.vocabulary import Vocabulary
 from gector_punct.model.windows import load_tokenizer
@@ -77,12 +77,8 @@ def load(build: Callable[..., Seq2Labels], directory: str, vocab_path: str | Non
     """``light``: for prediction only, the encoder and its tokenizer without transformers where
     ``encoders.plain_torch`` has them (BERT, MPNet)."""
     directory = model_directory(directory)
-    try:
+    with reading_folder(directory):
         model = _assemble(build, directory, vocab_path, light)
-    except ModelFolderError:
-        raise
-    except (OSError, ValueError, KeyError, TypeError) as err:  # transformers' and our own complaints
-        raise ModelFolderError(f"{directory}: {err}") from err
     return model.to(device).eval()
 
 

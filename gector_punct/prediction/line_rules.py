@@ -13,7 +13,7 @@ off (case and marks are ``punc``'s part: with it off, no rule may change them):
    the word allows (``existing``), and the case of the context the word before gives as written. A line
    below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
 3. ``open_utterance`` and ``close_utterance`` (a whole utterance, or a stream's window that begins one),
-   ``temper_exclamations``, ``greet_with_commas``, ``plain_statements``, ``join_spoken_numbers``,
+   ``greet_with_commas``, ``temper_exclamations``, ``plain_statements``, ``join_spoken_numbers``,
    ``chinese_questions``, ``pair_questions`` (they need
    the sentence ends, known from here on), ``capitalise_sentences``, ``write_case_forms``.
 
@@ -36,7 +36,7 @@ from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_
                                     capitalise_sentence_starts, mark_context)
 from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.sentences import ELLIPSES, ends_sentence, ends_sentence_after
-from gector_punct.text.speech import (MONTHS, SPANISH_QUESTION_WORDS, asks, code_letter, greeting_length,
+from gector_punct.text.speech import (ADDRESSEES, MONTHS, SPANISH_QUESTION_WORDS, asks, code_letter, greeting_length,
                                       is_english, spoken_numbers)
 from gector_punct.text.units import split_edges
 from gector_punct.text.units import narrow_marks, starts_lower
@@ -237,10 +237,11 @@ def _is_name(line: Line, k: int) -> bool:
 
 def greet_with_commas(line: Line) -> Line:
     """A greeting the tags exclaim as a sentence of its own (``speech.greeting_length``: ``Hello!``, ``Good
-    morning!``, and with a name after it: ``Hey Siri!``) and that the line goes on from is set off with a
-    comma, as an editor writes it (``Hello, thank you for calling``): a greeting is not an exclamation. The
-    next word takes the case the model gives it after a comma (``Evidence.case``). A greeting the tags end
-    with ``.`` (``Good afternoon. My name is``) or ``?`` (``Hello?`` on a call) stays a sentence."""
+    morning!``, and with a name or an addressee after it: ``Hey Siri!``, ``Hi everyone!``) and that the line
+    goes on from is set off with a comma, as an editor writes it (``Hello, thank you for calling``): a greeting
+    is not an exclamation. The next word takes the case the model gives it after a comma (``Evidence.case``).
+    A greeting the tags end with ``.`` (``Good afternoon. My name is``) or ``?`` (``Hello?`` on a call) stays
+    a sentence."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for span in _sentences(words, out):
@@ -249,7 +250,7 @@ def greet_with_commas(line: Line) -> Line:
         after = next((k for k in kept if k > end), None)
         if not n or after is None or after < len(line.given) or not narrow_marks(out[end].append).endswith("!"):
             continue
-        if len(span) != n and not (len(span) == n + 1 and _is_name(line, end)):
+        if len(span) != n and not (len(span) == n + 1 and (_is_name(line, end) or _core(words[end]) in ADDRESSEES)):
             continue
         out[end] = replace(out[end], append=",")
         out[after] = _constrained(words[after], replace(out[after], case=line.evidence.case[after][PAUSE_CONTEXT]))
@@ -376,7 +377,8 @@ def write_case_forms(line: Line) -> Line:
 
 
 WORD_RULES = (delete_disfluencies, decide_words)
-LINE_RULES = WORD_RULES + (open_utterance, close_utterance, temper_exclamations, greet_with_commas,
+# greet_with_commas reads the tagger's own ! (a greeting it exclaims), so it comes before temper_exclamations.
+LINE_RULES = WORD_RULES + (open_utterance, close_utterance, greet_with_commas, temper_exclamations,
                            plain_statements, join_spoken_numbers, chinese_questions, pair_questions,
                            capitalise_sentences, write_case_forms)
 

@@ -42,6 +42,7 @@ will would be do does did i i'm it's that's don't we'll you're okay ok hello tha
 who which""".split())
 GREETINGS = frozenset("hello hi hey hiya howdy morning evening afternoon".split())
 GREETING_PAIRS = frozenset({("good", "morning"), ("good", "afternoon"), ("good", "evening")})
+ADDRESSEES = frozenset("everyone everybody all guys folks team there".split())  # hi everyone, hello there
 SPANISH_QUESTION_WORDS = frozenset("""qué quién quiénes cuál cuáles cuánto cuánta cuántos cuántas cómo dónde adónde
 cuándo""".split())
 

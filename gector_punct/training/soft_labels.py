@@ -32,6 +32,7 @@ import io
 import json
 import os
 import time
+from itertools import islice
 
 import numpy as np
 
@@ -107,15 +108,19 @@ def label_file(punctuator, path: str, out_dir: str, teacher: str, k: int = 6, sh
     else:
         with atomic_write(written) as out:
             json.dump(manifest, out, indent=1)
-    instances = DatasetReader().read(path)
-    shards = -(-min(len(instances), max_lines or len(instances)) // shard_lines)
+    reader = DatasetReader()
+    lines = sum(1 for _ in reader.tagged_instances(path))  # a first pass checks every line, keeping none
+    if not lines:
+        raise InputError(f"{path}: no instances (empty file?)")
+    shards = -(-min(lines, max_lines or lines) // shard_lines)
+    stream = (instance for _, instance in reader.tagged_instances(path))  # one shard in memory at a time
     started, labelled = time.perf_counter(), 0
     for s in range(shards):
+        part = list(islice(stream, shard_lines))
         name = os.path.join(folder, f"shard-{s:05d}.npz")
         if os.path.exists(name):
             continue  # finished by an earlier run
-        part = slice(s * shard_lines, (s + 1) * shard_lines)
-        arrays = shard_arrays(punctuator, instances[part], k)
+        arrays = shard_arrays(punctuator, part, k)
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **arrays)
         with atomic_write(name, "wb") as out:
