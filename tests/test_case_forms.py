@@ -145,7 +145,10 @@ def test_lower_case_rows_and_app_names():
     assert apply_tags(words, lexicon.apply(words, [Tag()] * 7)) == "hey Siri it is ten degrees Celsius"
     words = "read them before next monday or in june but not in may".split()  # the ensemble wrote "monday"
     assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == \
-        "read them before next Monday or in June but not in may"
+        "read them before next Monday or in June but not in May"
+    words = "she moved there in may and you may come on march third as we march on in august".split()
+    assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == \
+        "she moved there in May and you may come on March third as we march on in August"  # the ensemble: "in may"
     words = "message me on slack or in the slack channel and cut me some slack".split()
     assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == \
         "message me on Slack or in the Slack channel and cut me some slack"

@@ -20,7 +20,7 @@ from gector_punct.text.files import read_json_objects
 from gector_punct.text.tasks import parse_tasks
 
 PARTS = ("A", "B", "C")
-LANGUAGES = ("en", "zh", "es", "fr", "de")
+LANGUAGES = ("en", "zh", "es", "fr", "de", "it")
 ID_PATTERN = re.compile(r"[a-z]+-[0-9]+")
 FIELDS = {"id", "part", "lang", "tasks", "input", "expect", "must", "must_not"}
 

@@ -33,7 +33,8 @@ inside a sentence. A form that begins lower-case (``iPhone``, ``eBay``) keeps it
 ``lexicon/app_names.txt`` lists apps whose names are also words (``Slack``, ``Zoom``): written as the name
 where the word before says an app is used (``on slack``, ``via zoom``: ``APP_BEFORE``) or the word after is
 one of an app's things (``slack channel``, ``zoom call``: ``APP_AFTER``), lower-case elsewhere as decided
-(``cut me some slack``).
+(``cut me some slack``). ``may``, ``march`` and ``august`` are the month where a time is meant (``in may``,
+``march third``: ``CONTEXT_MONTHS``), as decided elsewhere (``you may``, ``we march``).
 """
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ from dataclasses import dataclass, replace
 
 from gector_punct.text.files import atomic_write
 from gector_punct.text.sentences import ends_sentence_after
+from gector_punct.text.speech import NUMBER_WORDS
 from gector_punct.text.tags import KEEP, LOWER, Tag, capitalize, case_tag
 from gector_punct.text.units import split_edges, split_units, starts_lower
 
@@ -55,6 +57,11 @@ APP_NAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon", 
 APP_BEFORE = frozenset("on in via over through into using from".split())
 APP_AFTER = frozenset("""channel channels chat message messages call calls meeting meetings workspace thread app account
 link invite file files sheet spreadsheet inbox""".split())
+# Months whose names are also ordinary words (may, march, august): the month where the word before says a time
+# is meant (in may, since march, early august) or a day's ordinal follows (march third); as decided elsewhere.
+CONTEXT_MONTHS = {"may": "May", "march": "March", "august": "August"}
+MONTH_BEFORE = frozenset("in of since until till from by early late mid during through".split())
+ORDINALS = frozenset(w for w in NUMBER_WORDS if w.endswith("th") or w in ("first", "second", "third"))
 
 
 @dataclass(frozen=True)
@@ -118,11 +125,15 @@ class CaseForms:
         return self._one_form_per_line(words, out, cores, starts)
 
     def _known(self, core: str, before: str | None, after: str | None) -> CaseForm | None:
-        """The word's form: an app's name where its neighbours say so (module docstring), else the lexicon's
-        (only an all-lower-case word is a key)."""
+        """The word's form: an app's name or a month where its neighbours say so (module docstring), else the
+        lexicon's (only an all-lower-case word is a key)."""
+        before, after = (before or "").lower(), (after or "").lower()
         name = self.apps.get(core)
-        if name and ((before or "").lower() in APP_BEFORE or (after or "").lower() in APP_AFTER):
+        if name and (before in APP_BEFORE or after in APP_AFTER):
             return CaseForm(name, 100, listed=True)
+        month = CONTEXT_MONTHS.get(core)
+        if month and (before in MONTH_BEFORE or after in ORDINALS):
+            return CaseForm(month, 100, listed=True)
         return self.forms.get(core)
 
     def _one_form_per_line(self, words: list[str], tags: list[Tag], cores: dict[int, str],
