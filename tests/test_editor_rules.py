@@ -5,10 +5,10 @@ import numpy as np
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.prediction.decoding import closing_columns
-from gector_punct.prediction.line_rules import (LINE_RULES, WORD_RULES, close_utterance, decide, greet_with_commas,
-                                                join_spoken_numbers, pair_questions, plain_statements)
+from gector_punct.prediction.line_rules import (LINE_RULES, WORD_RULES, ask_inverted_questions, close_utterance, decide,
+                                                greet_with_commas, join_spoken_numbers, pair_questions, plain_statements)
 from gector_punct.text.sentences import trails_off
-from gector_punct.text.speech import asks, greeting_length, is_english
+from gector_punct.text.speech import asks, greeting_length, inverted, is_english
 from gector_punct.text.tags import CAPITAL, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, Tag
 from test_decoding_rules import line_of, written
 
@@ -174,3 +174,26 @@ def test_a_spanish_question_word_opens_the_question():
     tags = [Tag(case=CAPITAL), Tag(), Tag(append="?")]
     assert written(pair_questions(line_of(words, tags, question_opening=[0.1, 0, 0],
                                           config=DecodeConfig()))) == "Who is it?"
+
+
+def test_a_question_by_its_word_order_takes_a_question_mark():
+    """accurate_en closed half the everyday questions with ``.`` (``Do you want to come with us tomorrow.``,
+    ``How much does it cost.``): a sentence that opens with an auxiliary before its subject, or a question
+    word before an auxiliary, asks. Statements that open alike stay (``Had we known``, ``What's interesting
+    is``, ``Do that again``), and so do the first and last sentences of a line cut anywhere."""
+    for text in ["do you want to come with us tomorrow", "how much does it cost", "is there a problem",
+                 "what time does the store close on sunday", "so what do you think", "who is picking up the kids"]:
+        assert inverted(text.split()), text
+    for text in ["had we known we would have come", "what's interesting is that it works", "do that again",
+                 "when people are finished they leave", "what he said was wrong", "have a nice day"]:
+        assert not inverted(text.split()), text
+    words = "lisa do you have an update".split()
+    tags = [Tag(case=CAPITAL, append=","), Tag(), Tag(), Tag(), Tag(), Tag(append=".")]
+    assert written(ask_inverted_questions(line_of(words, tags, whole=True))) == "Lisa, do you have an update?"
+    words = "it works how much does it cost fine".split()
+    tags = [CAP, Tag(append="."), CAP, Tag(), Tag(), Tag(), Tag(append="."), CAP]
+    assert written(ask_inverted_questions(line_of(words, tags))) == "It works. How much does it cost? Fine"
+    fragment = "how much does it cost".split()  # a line cut anywhere: not known to start or end a sentence
+    tags = [CAP, Tag(), Tag(), Tag(), Tag(append=".")]
+    assert written(ask_inverted_questions(line_of(fragment, tags))) == "How much does it cost."
+    assert written(ask_inverted_questions(line_of(fragment, tags, whole=True))) == "How much does it cost?"

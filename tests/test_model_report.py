@@ -25,3 +25,14 @@ def test_edges_given_are_the_references_first_case_and_last_marks(trained_tiny, 
     assert round(given["recall"] * given["support"] / 100) == last_marks < given["support"]
     assert result["cased_stream"]["words"] == sum(len(i.words) for i in dev.cased)
     assert result["cased_stream"]["punct"]["overall"]["f1"] == 0
+
+
+def test_tuning_keeps_the_model_s_other_decoding_settings(trained_tiny, learnable_data):
+    """--tune grids three knobs; it built a fresh DecodeConfig, so storing its result reset the model's
+    ``exclamation`` (default_en's 0.95) and ``deletion_threshold`` to their defaults."""
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    dev = model_report.DevSets(punctuator, learnable_data["dev"], learnable_data["dev"])
+    base = DecodeConfig(exclamation=0.95, deletion_threshold=0.7, question_opening=0.4)
+    tuned, _ = model_report.tune(dev, base)
+    assert (tuned.exclamation, tuned.deletion_threshold, tuned.question_opening) == (0.95, 0.7, 0.4)
+    assert tuned.min_error_probability in model_report.GRID_MIN_ERROR

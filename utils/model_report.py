@@ -62,22 +62,26 @@ class DevSets:
         return (ted["punct"]["overall"]["f1"] + cased["punct"]["overall"]["f1"] + cased["case"]["overall"]["f1"]) / 3
 
 
-def tune(dev: DevSets) -> tuple[DecodeConfig, float]:
+def tune(dev: DevSets, base: DecodeConfig) -> tuple[DecodeConfig, float]:
     """The grid over (additional_confidence, min_error_probability), the case head biased alike; then
-    case_confidence alone (ties: the shared value)."""
+    case_confidence alone (ties: the shared value). Every other setting of ``base`` (the model's own:
+    ``exclamation``, ``question_opening``, ``deletion_threshold``) is kept."""
     grid = []
     for confidence in GRID_CONFIDENCE:
         for min_error in GRID_MIN_ERROR:
-            grid.append((dev.objective(DecodeConfig(confidence, min_error, confidence)), confidence, min_error))
+            grid.append((dev.objective(replace(base, additional_confidence=confidence, min_error_probability=min_error,
+                                                 case_confidence=confidence)), confidence, min_error))
             print(f"additional_confidence {confidence:.2f} min_error_probability {min_error:.2f}: {grid[-1][0]:.2f}")
     _, confidence, min_error = max(grid)
     case_grid = []
     for case_confidence in GRID_CASE_CONFIDENCE:
-        value = dev.objective(DecodeConfig(confidence, min_error, case_confidence))
+        value = dev.objective(replace(base, additional_confidence=confidence, min_error_probability=min_error,
+                                      case_confidence=case_confidence))
         case_grid.append((value, case_confidence == confidence, case_confidence))
         print(f"case_confidence {case_confidence:.2f}: {value:.2f}")
     best, _, case_confidence = max(case_grid)
-    return DecodeConfig(confidence, min_error, case_confidence), best
+    return replace(base, additional_confidence=confidence, min_error_probability=min_error,
+                   case_confidence=case_confidence), best
 
 
 def truecase_scores(instances: list[Instance]) -> dict:
@@ -175,7 +179,7 @@ def main(argv=None) -> int:
     results: dict = {"model": models}
     decode = punctuator.decode_config
     if args.tune:
-        decode, best = tune(dev)
+        decode, best = tune(dev, decode)
         results["tuned"] = {"additional_confidence": decode.additional_confidence, "objective": best,
                             "min_error_probability": decode.min_error_probability,
                             "case_confidence": decode.case_confidence}

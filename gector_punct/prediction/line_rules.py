@@ -13,7 +13,7 @@ off (case and marks are ``punc``'s part: with it off, no rule may change them):
    the word allows (``existing``), and the case of the context the word before gives as written. A line
    below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
 3. ``open_utterance`` and ``close_utterance`` (a whole utterance, or a stream's window that begins one),
-   ``greet_with_commas``, ``temper_exclamations``, ``plain_statements``, ``join_spoken_numbers``,
+   ``greet_with_commas``, ``temper_exclamations``, ``plain_statements``, ``ask_inverted_questions``, ``join_spoken_numbers``,
    ``chinese_questions``, ``pair_questions`` (they need
    the sentence ends, known from here on), ``capitalise_sentences``, ``write_case_forms``.
 
@@ -36,8 +36,8 @@ from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_
                                     capitalise_sentence_starts, mark_context)
 from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.sentences import ELLIPSES, ends_sentence, ends_sentence_after
-from gector_punct.text.speech import (ADDRESSEES, MONTHS, SPANISH_QUESTION_WORDS, asks, code_letter, greeting_length,
-                                      is_english, spoken_numbers)
+from gector_punct.text.speech import (ADDRESSEES, AUXILIARIES, MONTHS, SPANISH_QUESTION_WORDS, SUBJECTS, asks,
+                                      code_letter, greeting_length, inverted, is_english, spoken_numbers)
 from gector_punct.text.units import split_edges
 from gector_punct.text.units import narrow_marks, starts_lower
 
@@ -279,6 +279,42 @@ def plain_statements(line: Line) -> Line:
     return line.retagged(out)
 
 
+def ask_inverted_questions(line: Line) -> Line:
+    """In an English line, a sentence the tags close with ``.`` that opens as a question by its word order
+    (``speech.inverted``: ``Do you want to come with us tomorrow.``, ``How much does it cost.``), from its
+    start or after one word set off by a pause (``Lisa, do you ...``), is closed with ``?``. It stays where the
+    line is read as a fragment (``--fragments``) and the sentence is its first or last (not known to start or
+    end there), where a pause follows a condition's inversion (``should you need help, call``; ``were it not
+    for``), and where the period may be an initial's (``Roe v.``, ``Michael J.``)."""
+    words, out = line.words, list(line.tags)
+    if not any("." in t.append for t in out) or not is_english([_core(w) for w in words]):
+        return line
+    kept = [k for k, t in enumerate(out) if not t.deletes]
+    for span in _sentences(words, out):
+        if not line.reading.whole and (span[-1] == kept[-1] or (span[0] == kept[0] and not line.reading.opens)):
+            continue  # a line cut anywhere may begin and end inside a sentence
+        end, cores = span[-1], [_core(words[k]) for k in span]
+        pauses = [i for i, k in enumerate(span[:-1]) if out[k].append or split_edges(words[k])[2]]
+        opens = 0 if inverted(cores) else 1 if pauses[:1] == [0] and _asks_after_name(cores[1:]) else None
+        if opens is None or narrow_marks(out[end].append)[-1:] != "." or len(cores[-1]) == 1 or \
+                (cores[opens] in CONDITIONAL_OPENERS and any(i > opens for i in pauses)):
+            continue
+        out[end] = replace(out[end], append=narrow_marks(out[end].append)[:-1] + "?")
+    return line.retagged(out)
+
+
+CONDITIONAL_OPENERS = frozenset({"should", "were"})
+
+
+def _asks_after_name(cores: list[str]) -> bool:
+    """After one word set off by a pause (``Lisa, do you``, ``John, what do you think``): an inverted question
+    whose auxiliary has a pronoun after it (``Chicago, which has the toughest`` opens a relative clause)."""
+    if not inverted(cores):
+        return False
+    aux = next(i for i, c in enumerate(cores) if c in AUXILIARIES or c != c.split("'")[0])
+    return aux + 1 < len(cores) and cores[aux + 1] in SUBJECTS
+
+
 # A sentence end the tags put between two number words stays when the model gives its labels that end a
 # sentence at least this probability together: two numbers of two sentences (we have two. One is red).
 SURE_SENTENCE_END = 0.85
@@ -379,6 +415,6 @@ def write_case_forms(line: Line) -> Line:
 WORD_RULES = (delete_disfluencies, decide_words)
 # greet_with_commas reads the tagger's own ! (a greeting it exclaims), so it comes before temper_exclamations.
 LINE_RULES = WORD_RULES + (open_utterance, close_utterance, greet_with_commas, temper_exclamations,
-                           plain_statements, join_spoken_numbers, chinese_questions, pair_questions,
-                           capitalise_sentences, write_case_forms)
+                           plain_statements, ask_inverted_questions, join_spoken_numbers, chinese_questions,
+                           pair_questions, capitalise_sentences, write_case_forms)
 

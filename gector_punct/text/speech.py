@@ -69,6 +69,42 @@ def asks(cores: list[str]) -> bool:
     return "or" in words[1:-1] or ("what", "about") in zip(words, words[1:]) or ("how", "about") in zip(words, words[1:])
 
 
+# Subjects an auxiliary goes before in a question (``do you``, ``can everyone``); after a form of ``be`` also
+# ``that``, ``this``, ``there`` (``is that right``, ``are there any``), which after ``do`` or ``have`` are objects of
+# an imperative (``do that again``).
+SUBJECTS = frozenset("i you he she it we they everyone anyone someone everybody anybody somebody".split())
+BE_FORMS = frozenset("is are am was were isn't aren't wasn't weren't".split())
+DEMONSTRATIVES = frozenset("that this there".split())
+NOUN_ASKERS = frozenset("what which whose how".split())  # what time does, how much does; not "when people are"
+
+
+def inverted(cores: list[str]) -> bool:
+    """Whether an English sentence opens as a question by its word order (after lead-ins): an auxiliary
+    before its subject (``do you``, ``is there``, ``should we``; not ``had``, whose inversion is a condition:
+    ``had we known``), or a question word before an auxiliary, next to it (``who is``, ``what's``) or, after
+    what, which, whose or how, one word on (``what time does``, ``how much does``; ``when people are`` opens
+    a clause), unless a form of ``be`` follows (``what's interesting is``, ``what is needed is``: a
+    statement)."""
+    words = [c for c in cores if c]
+    start = next((k for k, w in enumerate(words) if w not in LEAD_INS), len(words))
+    if start >= len(words) - 1:
+        return False
+    first, rest = words[start], words[start + 1:]
+    if first in AUXILIARIES and first != "had":
+        return rest[0] in SUBJECTS or (first in BE_FORMS and rest[0] in DEMONSTRATIVES)
+    if _head(first) not in QUESTION_WORDS:
+        return False
+    if first != _head(first):  # what's, who's, where're: the auxiliary is in the word
+        after = rest
+    elif rest[0] in AUXILIARIES:
+        after = rest[1:]
+    elif len(rest) > 1 and first in NOUN_ASKERS and rest[0] not in SUBJECTS | DEMONSTRATIVES and rest[1] in AUXILIARIES:
+        after = rest[2:]
+    else:
+        return False
+    return not any(w in BE_FORMS or w.endswith("'s") for w in after)
+
+
 def is_english(cores: list[str]) -> bool:
     """Whether a line's words hold an English word no other language read here has (``ENGLISH_MARKERS``)."""
     return any(c in ENGLISH_MARKERS for c in cores)
