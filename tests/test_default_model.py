@@ -69,7 +69,7 @@ def test_shipped_folders_load_unchanged():
     """The folders as committed load with every setting they hold (audio_en's was written before ModelConfig
     existed)."""
     default = Seq2Labels.load(MODEL)
-    assert default.config.decode == DecodeConfig(additional_confidence=0.3, min_error_probability=0.2, case_confidence=0.3,
+    assert default.config.decode == DecodeConfig(additional_confidence=0.2, min_error_probability=0.2, case_confidence=0.3,
                                                  exclamation=0.95)
     assert default.config.case_context  # the case head reads the punctuation of the word before
     assert (default.config.max_len, default.config.pieces_per_token, default.config.window_overlap) == (128, 5, None)

@@ -6,14 +6,18 @@
 # 1. the shaped training text (utils/prepare_shaped_data.sh), both files in one shuffled file (seed 42), so
 #    that its first N lines are a share of every source;
 # 2. the teacher's soft labels of it (utils/label_teacher.py: about 550 words/s on 2 cores, about 3 minutes
-#    a shard of 2,000 lines, 31 shards);
-# 3. per share (default 8000 lines, about 480,000 words), the shipped default model trained further on the
+#    a shard of 2,000 lines, 31 shards); the teacher is ensemble_en as it was before stage 4 shipped:
+#    accurate_en with stage 3's default_en (models/default_en at commit 146f54a, also the student's start);
+# 3. per share (default 8000 lines, about 480,000 words), stage 3's default model trained further on the
 #    share twice: with the soft labels (--soft_labels, weight 0.5) and, the control, on the gold labels alone;
 #    both scored on the dev files (utils/model_report.py), so what the teacher adds is the difference;
 # 4. with FINAL=1: the student on the whole labelled file and the template lines (utils/speech_templates.py:
 #    spoken numbers, codes, addresses and names at sentence ends), EPOCHS (default 2) passes' worth of updates
 #    in stretches of 200 (each a fresh random sample of 12,800 lines, about 25 minutes here), dev-scored and
-#    checkpointed after each, so that a killed run loses little: FINAL=1 bash utils/build_distilled_default.sh W
+#    checkpointed after each, so that a killed run loses little: FINAL=1 bash utils/build_distilled_default.sh W;
+# 5. with SHIP=1: the first share's soft-label student becomes models/default_en (stage 4): rank-128 int8
+#    storage, stage 3's case forms, `!` kept at 0.95 or more, decoding tuned on the dev files, the ONNX
+#    precision chosen (utils/choose_precision.py); the card (README.md) stays: SHIP=1 bash ... W 8000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-work/distill}
@@ -34,29 +38,32 @@ with open(out + ".tmp", "w", encoding="utf-8") as o:
 PY
   mv "$D/train.tagged.tmp" "$D/train.tagged"
 fi
+STAGE3="$W/default_en_stage3"
+bash utils/model_at_commit.sh 146f54a models/default_en "$STAGE3"
+TEACHER=(models/accurate_en "$STAGE3")
 largest=$(printf '%s\n' $SHARES | sort -n | tail -1)
-python utils/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teacher" --model_path ensemble_en \
+python utils/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teacher" --model_path "${TEACHER[@]}" \
   --max_lines "$largest"
 report() {  # $1: model folder, $2: JSON out; the dev figures of the model cards
   [ -s "$2" ] || python utils/model_report.py --model_path "$1" --ted_dev "$W/ted.dev.tagged" \
     --cased_dev "$W/cased.dev.tagged" --extra_dev ted_whole="$W/ted_whole.dev.tagged" \
     cased_whole="$W/cased_whole.dev.tagged" --utterances --json "$2" > "${2%.json}.txt"
 }
-report models/default_en "$D/report_default_en.json"
+report "$STAGE3" "$D/report_default_en.json"
 for share in $SHARES; do
   head -n "$share" "$D/train.tagged" > "$D/share_$share.tagged"
   for kind in soft gold; do
     run="$D/s${share}_$kind"
     [ "$kind" = soft ] && soft=(--soft_labels "$D/teacher/train.tagged.soft" --distill_weight "${WEIGHT:-0.5}") || soft=()
     # --resume: a finished run ends at once, a killed one continues from its last epoch
-    python train.py --config configs/default_en_shaped.json --init_model models/default_en --lr 5e-5 \
+    python train.py --config configs/default_en_shaped.json --init_model "$STAGE3" --lr 5e-5 \
       --n_epoch "${EPOCHS:-1}" --train_set "$D/share_$share.tagged" --dev_set "$W/ted.dev.tagged,$W/cased.dev.tagged" \
       --model_dir "$run" --progress 0 --resume 1 "${soft[@]}" >> "$run.log" 2>&1
     report "$run/best" "$run/report.json"
   done
 done
 if [ -n "${FINAL:-}" ]; then
-  python utils/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teacher" --model_path ensemble_en
+  python utils/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teacher" --model_path "${TEACHER[@]}"
   T="$W/templates"
   if [ ! -s "$T.tagged" ]; then
     python utils/speech_templates.py --out "$T.tgt" --lines 3000 --seed 1
@@ -65,9 +72,28 @@ if [ -n "${FINAL:-}" ]; then
   fi
   lines=$(wc -l < "$D/train.tagged")
   run="$D/final"
-  python train.py --config configs/default_en_shaped.json --init_model models/default_en --lr 5e-5 \
+  python train.py --config configs/default_en_shaped.json --init_model "$STAGE3" --lr 5e-5 \
     --n_epoch $(( (${EPOCHS:-2} * (lines + 3000) + 12799) / 12800 )) --updates_per_epoch 200 --patience 4 \
     --train_set "$D/train.tagged,$T.tagged" --dev_set "$W/ted.dev.tagged,$W/cased.dev.tagged" --model_dir "$run" \
     --progress 0 --resume 1 --soft_labels "$D/teacher/train.tagged.soft" --distill_weight "${WEIGHT:-0.5}" >> "$run.log" 2>&1
   report "$run/best" "$run/report.json"
+fi
+if [ -n "${SHIP:-}" ]; then
+  first=$(printf '%s\n' $SHARES | head -1)
+  N=models/default_en.new
+  rm -rf "$N"
+  python utils/compress_model.py --model_path "$D/s${first}_soft/best" --output "$N" \
+    --dev_set "$W/ted.dev.tagged,$W/cased.dev.tagged" --lowrank_bits 8 --ranks 128 160 --max_drop 0.3 --max_mb 9.9
+  cp "$STAGE3/case_forms.tsv.gz" models/default_en/README.md "$N/"
+  python - "$N" <<'PY'
+import sys
+from dataclasses import replace
+from gector_punct.model.config import read_config, store_decode_defaults
+config, _ = read_config(sys.argv[1])
+store_decode_defaults(sys.argv[1], replace(config.decode, exclamation=0.95))
+PY
+  python utils/model_report.py --model_path "$N" --ted_dev "$W/ted.dev.tagged" --cased_dev "$W/cased.dev.tagged" \
+    --tune --json "$D/ship_tune.json" > "$D/ship_tune.txt"
+  python utils/choose_precision.py --model_path "$N" --ted_dev "$W/ted.dev.tagged" --cased_dev "$W/cased.dev.tagged" --store
+  rm -rf models/default_en && mv "$N" models/default_en
 fi

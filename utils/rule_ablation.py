@@ -1,0 +1,72 @@
+#!/usr/bin/env python
+"""What one line rule (gector_punct/prediction/line_rules.py LINE_RULES) does on the dev files: each file's
+punctuation F1 (overall and per IWSLT class, precision and recall) with the rule and without it, the model's
+probabilities computed once per file.
+
+    python utils/rule_ablation.py --model_path accurate_en --rule ask_inverted_questions \\
+        --dev ted_lines=W/ted.dev.tagged cased_lines=W/cased.dev.tagged --whole ted_utt=W/ted_whole.dev.tagged
+
+--dev files are read as lines cut anywhere (predict.py --fragments), --whole files as whole utterances (the
+default reading of predict.py).
+"""
+import sys
+from dataclasses import dataclass
+
+import gector_punct.prediction.decoding as decoding
+from gector_punct.dataset.reader import DatasetReader
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.prediction.line_rules import LINE_RULES
+from gector_punct.prediction.loading import ModelLoadError, load_punctuator
+from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.scoring.evaluation import score_tags
+from gector_punct.text.files import InputError
+
+RULES = [rule.__name__ for rule in LINE_RULES]
+
+
+@dataclass(kw_only=True)
+class AblationFlags(Settings):
+    rule: str = flag(help="the line rule to leave out", choices=tuple(RULES))
+    dev: list[str] = flag([], "NAME=FILE dev files read as lines cut anywhere", allow_empty=True)
+    whole: list[str] = flag([], "NAME=FILE dev files read as whole utterances", allow_empty=True)
+
+
+def scores(instances, tags) -> str:
+    punct = score_tags(instances, tags)["punct"]
+    classes = " ".join(f"{name} {punct[name]['f1']:.1f} (P {punct[name]['precision']:.1f} "
+                       f"R {punct[name]['recall']:.1f})" for name in ("COMMA", "PERIOD", "QUESTION"))
+    return f"overall {punct['overall']['f1']:.2f}, {classes}"
+
+
+def main(argv=None) -> int:
+    p = FlagParser(__doc__)
+    add_flags(p, AblationFlags)
+    add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size"))
+    raw = p.parse_args(argv)
+    args, prediction = p.settings(AblationFlags, raw), p.settings(PredictionSettings, raw)
+    files = [(item, False) for item in args.dev] + [(item, True) for item in args.whole]
+    if not files or any("=" not in item for item, _ in files):
+        p.error("give --dev and/or --whole files as NAME=FILE")
+    without = tuple(rule for rule in LINE_RULES if rule.__name__ != args.rule)
+    try:
+        punctuator = load_punctuator(prediction)
+        for item, whole in files:
+            name, path = item.split("=", 1)
+            instances = DatasetReader().read(path)
+            words = [i.words for i in instances]
+            probabilities = punctuator.probabilities(words)
+            with_rule = punctuator.decode(words, probabilities, whole=whole)
+            decoding.LINE_RULES = without
+            try:
+                without_rule = punctuator.decode(words, probabilities, whole=whole)
+            finally:
+                decoding.LINE_RULES = LINE_RULES
+            print(f"{name}: with {scores(instances, with_rule)}\n{name}: without {scores(instances, without_rule)}")
+    except (InputError, ModelLoadError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
