@@ -60,17 +60,23 @@ def test_shipped_ensemble_names_the_shipped_models():
 
 
 @pytest.mark.skipif(not installed(), reason="pip install --no-deps -r requirements-accurate.txt")
-def test_shipped_ensemble_restores_better_than_either_model():
+def test_shipped_ensemble_restores_short_lines_about_as_well_as_its_best_member():
+    """examples/test.tgt (40 short everyday lines, 849 words): the ensemble well above accurate_en alone and
+    within 1.5 F1 of default_en alone, which since its distillation from this ensemble (stage 4) is as good
+    on such lines (its card and ensemble_en's: the ensemble's lead is on long talk-like text). A broken
+    average (one member's probabilities, or a column mix-up) falls below both."""
     with open(os.path.join(ROOT, "examples", "test.tgt"), encoding="utf-8") as f:
         targets = [line.strip() for line in f if line.strip()]
     sources = [make_source(t) for t in targets]
     ensemble = Punctuator.load(ENSEMBLE, device="cpu")
-    scores = {path: score_text(targets, Punctuator([model], device="cpu", decode=ensemble.decode_config,
-                                                   case_forms=ensemble.case_forms).predict(sources))
+    scores = {os.path.basename(path): score_text(targets, Punctuator([model], device="cpu",
+                                                                      decode=ensemble.decode_config,
+                                                                      case_forms=ensemble.case_forms).predict(sources))
               for path, model in zip(model_folders([ENSEMBLE]), ensemble.models)}
     joint = score_text(targets, ensemble.predict(sources))
-    for alone in scores.values():
-        assert joint["punct"]["overall"]["f1"] > alone["punct"]["overall"]["f1"] + 1
-        assert joint["boundary"]["BOUNDARY"]["f1"] > alone["boundary"]["BOUNDARY"]["f1"]
+    accurate, default = scores["accurate_en"], scores["default_en"]
+    assert joint["punct"]["overall"]["f1"] > accurate["punct"]["overall"]["f1"] + 1
+    assert joint["boundary"]["BOUNDARY"]["f1"] > accurate["boundary"]["BOUNDARY"]["f1"]
+    assert joint["punct"]["overall"]["f1"] > default["punct"]["overall"]["f1"] - 1.5
     # A typed acronym's own period is no sentence end (the MPNet member capitalised the next word).
     assert ensemble.predict(["the u.s. economy grew 2.1% last year"]) == ["The U.S. economy grew 2.1% last year."]

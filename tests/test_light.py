@@ -131,7 +131,7 @@ def test_light_mpnet_equals_transformers_on_a_partial_folder(tiny_mpnet, tiny_mp
         pretrained = f.read()
     light = Punctuator.load(tiny_mpnet_tagger, engine="torch", device="cpu")
     assert isinstance(light.models[0].encoder, MPNetEncoder) and isinstance(light.models[0].tokenizer, LightTokenizer)
-    heavy = Punctuator([Seq2Labels.load(tiny_mpnet_tagger)], device="cpu")
+    heavy = Punctuator([Seq2Labels.load(tiny_mpnet_tagger)], device="cpu", case_forms=light.case_forms)
     same_probabilities(heavy, light, LINES, atol=1e-5)  # LINES[3]: several 64-subword windows
     assert light.predict(LINES) == heavy.predict(LINES)
     with open(weights, "rb") as f:  # loading maps the encoder file; what goes over it never writes to it
