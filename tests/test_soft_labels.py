@@ -139,3 +139,21 @@ def test_a_student_on_soft_labels_comes_closer_to_its_teacher(teacher, learnable
                            distill_weight=weight))
         kl[weight] = mean_kl(teacher, model_dir, lines)
     assert kl[1.0] < 0.7 * kl[0.0], kl
+
+
+def test_the_teacher_is_told_by_its_members_weights_not_its_name():
+    """Labels of ensemble_en were resumed after default_en, one of its members, had been replaced: the same
+    name, another teacher. The manifest now names the teacher by its members' weights."""
+    import sys
+    from conftest import ROOT
+    from gector_punct.prediction.settings import PredictionSettings
+    sys.path.insert(0, os.path.join(ROOT, "utils"))
+    import label_teacher
+
+    def identity(*paths):
+        return label_teacher.teacher_identity(PredictionSettings(model_path=list(paths)))
+
+    models = os.path.join(ROOT, "models")
+    pair = identity(os.path.join(models, "accurate_en"), os.path.join(models, "default_en"))
+    assert identity("ensemble_en") == pair != identity(os.path.join(models, "accurate_en"))
+    assert pair.count("sha256:") == 2

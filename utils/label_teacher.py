@@ -7,12 +7,19 @@
 Each file gets a folder ``OUT_DIR/<file name>.soft`` of shards (``gector_punct/training/soft_labels.py``
 says what a shard holds): per word, the teacher's likeliest punctuation and case labels with their
 probabilities, and its detection probability. A killed run is resumed by running the same command again:
-finished shards are never redone; a folder labelled by another teacher, ``--top_k``, ``--shard_lines`` or
-another version of the file is refused. Shards are written in file order; ``--max_lines N`` labels the first
+finished shards are never redone; a folder labelled by another teacher (told by its members' weights, the
+sha256 of each ``model.safetensors``, not by its name: ``ensemble_en`` after a member is replaced is another
+teacher), ``--top_k``, ``--shard_lines`` or another version of the file is refused. Shards are written in
+file order; ``--max_lines N`` labels the first
 N lines (a share to train on: ``head -n N``; the trainer finds a line's labels by its words, in any file).
 """
+import os
 import sys
 from dataclasses import dataclass
+
+from gector_punct.engines.graphs import file_digest
+from gector_punct.model.config import WEIGHTS, model_folders
+from gector_punct.prediction.shipped import model_paths
 
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
@@ -32,6 +39,12 @@ class LabelFlags(Settings):
     threads: int | None = flag(None, "the engine's CPU threads", min=1, default_text="its choice")
 
 
+def teacher_identity(prediction: PredictionSettings) -> str:
+    """The teacher as its members' weights: ``sha256:...`` of each member's model.safetensors, in order."""
+    folders = model_folders(model_paths(prediction.model_path, prediction.tasks))
+    return ",".join("sha256:" + file_digest(os.path.join(folder, WEIGHTS)) for folder in folders)
+
+
 def main(argv=None) -> int:
     p = FlagParser(__doc__)
     add_flags(p, LabelFlags)
@@ -41,7 +54,7 @@ def main(argv=None) -> int:
     args, prediction = p.settings(LabelFlags, raw), p.settings(PredictionSettings, raw)
     try:
         punctuator = load_punctuator(prediction, threads=args.threads)
-        teacher = " ".join(prediction.model_path)
+        teacher = teacher_identity(prediction)
         for path in filter(None, args.train_set.split(",")):
             folder = label_file(punctuator, path, args.out_dir, teacher, args.top_k, args.shard_lines, args.max_lines,
                                 log=lambda text: print(text, file=sys.stderr, flush=True))
