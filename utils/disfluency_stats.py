@@ -9,12 +9,13 @@ train sides (the input of disfluency.insert_disfluencies), "baseline": {"dev", "
 sides)}}; a summary is printed. The sdist is fetched into --cache_dir once (read in place).
 """
 import json
-import os
 import sys
 from dataclasses import dataclass
 
+from gector_punct.encoders.cache import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.scoring.metrics import deletion_prf
+from gector_punct.text.files import atomic_write
 from gector_punct_data.corpora import disfluency, switchboard
 from gector_punct_data.corpora.fetch import describe
 
@@ -61,8 +62,8 @@ def summary(doc: dict) -> str:
 
 @dataclass(kw_only=True)
 class DisfluencyStatsFlags(Settings):
-    cache_dir: str = flag(os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
-                          "where the sdist is downloaded to / found", default_text="~/.cache/gector_punct")
+    cache_dir: str = flag(cache_root(),
+                          "where the sdist is downloaded to / found", default_text=CACHE_TEXT)
     out: str = flag("work/disfluency_stats.json", "the JSON file to write")
 
 
@@ -76,8 +77,7 @@ def main(argv=None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     doc = measure(sides)
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
+    with atomic_write(args.out) as f:
         json.dump(doc, f, indent=1)
     print(summary(doc))
     print(f"written to {args.out}")

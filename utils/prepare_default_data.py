@@ -26,6 +26,7 @@ import tarfile
 import zipfile
 from dataclasses import dataclass
 
+from gector_punct.encoders.cache import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import make_source
@@ -61,8 +62,8 @@ def source_names(text: str) -> str:
 @dataclass(kw_only=True)
 class PrepareDefaultFlags(Settings):
     out_prefix: str = flag(help="writes PREFIX.train.tgt/.src, PREFIX.dev.tgt/.src, PREFIX.stats.json")
-    cache_dir: str = flag(os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
-                          "where the fetched packages are downloaded to / found", default_text="~/.cache/gector_punct")
+    cache_dir: str = flag(cache_root(),
+                          "where the fetched packages are downloaded to / found", default_text=CACHE_TEXT)
     iwslt: str = flag(IWSLT, "cased IWSLT text, one segment per line",
                       default_text="../shared/data/iwslt/iwslt2010_dev_en.txt")
     sources: str = flag(",".join(SOURCES), "comma-separated sources to use, or 'all' (list below)", parse=source_names)

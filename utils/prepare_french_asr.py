@@ -10,10 +10,10 @@ Writes PREFIX.src and PREFIX.tgt (line for line) and PREFIX.stats.json. Every wr
 last 4 meeting ids in sorted order, the rule that keeps their reports out of training.
 """
 import json
-import os
 import statistics
 from dataclasses import dataclass
 
+from gector_punct.encoders.cache import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import tags_from_pair
@@ -22,7 +22,7 @@ from gector_punct.text.units import split_edges
 from gector_punct_data.corpora import meetings
 from gector_punct_data.corpora.fetch import describe
 
-DEFAULT_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "gector_punct")
+DEFAULT_CACHE = cache_root()
 LICENCE = ("public-meetings 0.1.0rc3: MIT licence file (Paul Tardy, 2019) for the package; the meetings' own terms "
            "are not stated: research use, do not republish")
 MARKS = [",", ".", "?", "!", ";", ":", "…", "«", "»", "(", ")", "-", "–"]
@@ -30,7 +30,8 @@ MARKS = [",", ".", "?", "!", ";", ":", "…", "«", "»", "(", ")", "-", "–"]
 
 @dataclass(kw_only=True)
 class FrenchAsrFlags(Settings):
-    cache_dir: str = flag(DEFAULT_CACHE, "cache folder; the wheel is fetched into (or found in) CACHE_DIR/public_meetings")
+    cache_dir: str = flag(DEFAULT_CACHE, "cache folder; the wheel is fetched into (or found in) CACHE_DIR/public_meetings",
+                          default_text=CACHE_TEXT)
     package: str | None = flag(None, "read the package from this folder or wheel instead of the cache",
                                default_text="none, use --cache_dir")
     out_prefix: str = flag("work/fr_asr/fr_asr.dev", "writes OUT_PREFIX.src, OUT_PREFIX.tgt, OUT_PREFIX.stats.json")

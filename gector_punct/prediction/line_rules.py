@@ -13,8 +13,8 @@ off (case and marks are ``punc``'s part: with it off, no rule may change them):
    the word allows (``existing``), and the case of the context the word before gives as written. A line
    below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
 3. ``open_utterance`` and ``close_utterance`` (a whole utterance, or a stream's window that begins one),
-   ``greet_with_commas``, ``temper_exclamations``, ``plain_statements``, ``ask_inverted_questions``, ``join_spoken_numbers``,
-   ``chinese_questions``, ``pair_questions`` (they need
+   ``greet_with_commas``, ``temper_exclamations``, ``plain_statements``, ``ask_inverted_questions``,
+   ``join_spoken_numbers``, ``chinese_questions``, ``pair_questions`` (they need
    the sentence ends, known from here on), ``capitalise_sentences``, ``write_case_forms``.
 
 ``given`` holds in one place, ``Line.retagged``, through which every rule returns its tags (a line starts
@@ -36,8 +36,8 @@ from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_
                                     capitalise_sentence_starts, mark_context)
 from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.sentences import ELLIPSES, ends_sentence, ends_sentence_after
-from gector_punct.text.speech import (ADDRESSEES, AUXILIARIES, MONTHS, SPANISH_QUESTION_WORDS, SUBJECTS, asks,
-                                      code_letter, greeting_length, inverted, is_english, spoken_numbers)
+from gector_punct.text.speech import (ADDRESSEES, MONTHS, SPANISH_QUESTION_WORDS, SUBJECTS, asks, code_letter,
+                                      greeting_length, inversion, inverted, is_english, spoken_numbers)
 from gector_punct.text.units import split_edges
 from gector_punct.text.units import narrow_marks, starts_lower
 
@@ -309,10 +309,9 @@ CONDITIONAL_OPENERS = frozenset({"should", "were"})
 def _asks_after_name(cores: list[str]) -> bool:
     """After one word set off by a pause (``Lisa, do you``, ``John, what do you think``): an inverted question
     whose auxiliary has a pronoun after it (``Chicago, which has the toughest`` opens a relative clause)."""
-    if not inverted(cores):
-        return False
-    aux = next(i for i, c in enumerate(cores) if c in AUXILIARIES or c != c.split("'")[0])
-    return aux + 1 < len(cores) and cores[aux + 1] in SUBJECTS
+    words = [c for c in cores if c]
+    at = inversion(words)
+    return at is not None and at + 1 < len(words) and words[at + 1] in SUBJECTS
 
 
 # A sentence end the tags put between two number words stays when the model gives its labels that end a

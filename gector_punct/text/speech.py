@@ -79,30 +79,36 @@ NOUN_ASKERS = frozenset("what which whose how".split())  # what time does, how m
 
 
 def inverted(cores: list[str]) -> bool:
-    """Whether an English sentence opens as a question by its word order (after lead-ins): an auxiliary
-    before its subject (``do you``, ``is there``, ``should we``; not ``had``, whose inversion is a condition:
-    ``had we known``), or a question word before an auxiliary, next to it (``who is``, ``what's``) or, after
-    what, which, whose or how, one word on (``what time does``, ``how much does``; ``when people are`` opens
-    a clause), unless a form of ``be`` follows (``what's interesting is``, ``what is needed is``: a
-    statement)."""
-    words = [c for c in cores if c]
+    """Whether an English sentence opens as a question by its word order (``inversion``)."""
+    return inversion([c for c in cores if c]) is not None
+
+
+def inversion(words: list[str]) -> int | None:
+    """Where the auxiliary is by which a sentence's words (no empty ones) open as a question, after lead-ins:
+    an auxiliary before its subject (``do you``, ``is there``, ``should we``; not ``had``, whose inversion is
+    a condition: ``had we known``), or a question word before an auxiliary, next to it (``who is``; in the
+    word: ``what's``) or, after what, which, whose or how, one word on (``what time does``, ``how much does``;
+    ``when people are`` opens a clause), unless a form of ``be`` follows (``what's interesting is``, ``what is
+    needed is``: a statement). None where they do not."""
     start = next((k for k, w in enumerate(words) if w not in LEAD_INS), len(words))
     if start >= len(words) - 1:
-        return False
+        return None
     first, rest = words[start], words[start + 1:]
     if first in AUXILIARIES and first != "had":
-        return rest[0] in SUBJECTS or (first in BE_FORMS and rest[0] in DEMONSTRATIVES)
+        asks = rest[0] in SUBJECTS or (first in BE_FORMS and rest[0] in DEMONSTRATIVES)
+        return start if asks else None
     if _head(first) not in QUESTION_WORDS:
-        return False
+        return None
     if first != _head(first):  # what's, who's, where're: the auxiliary is in the word
-        after = rest
+        at = start
     elif rest[0] in AUXILIARIES:
-        after = rest[1:]
-    elif len(rest) > 1 and first in NOUN_ASKERS and rest[0] not in SUBJECTS | DEMONSTRATIVES and rest[1] in AUXILIARIES:
-        after = rest[2:]
+        at = start + 1
+    elif len(rest) > 1 and first in NOUN_ASKERS and rest[0] not in SUBJECTS | DEMONSTRATIVES \
+            and rest[1] in AUXILIARIES:
+        at = start + 2
     else:
-        return False
-    return not any(w in BE_FORMS or w.endswith("'s") for w in after)
+        return None
+    return None if any(w in BE_FORMS or w.endswith("'s") for w in words[at + 1:]) else at
 
 
 def is_english(cores: list[str]) -> bool:

@@ -48,7 +48,7 @@ STARTS_WITH_SLOT = [
     "{Name}, are you still there?", "{Name} will send the notes.", "{Count} of them are broken.",
     "One is red, and one is blue.", "One of them is mine.", "{Count} people signed up.",
     "{Count} more are coming tomorrow.", "Two weeks later, it arrived.", "Ten minutes is enough.",
-    "{Number} is the number to call.", "{Day} works for me.", "{Month} is too late.",
+    "{Digits} is the number to call.", "{Day} works for me.", "{Month} is too late.",
 ]
 # Slots in the middle: no sentence end at the slot.
 SLOT_INSIDE = [
@@ -121,17 +121,21 @@ def _email(rng: random.Random) -> str:
     return f"{box}@{rng.choice(DOMAINS)}"
 
 
-def slot_values(rng: random.Random) -> dict[str, str]:
-    """One value per slot name (each drawn afresh per sentence)."""
-    count = number_words(rng.randint(2, 12))
-    number = spoken_digits(rng, 3, 4)
-    return {"digits": spoken_digits(rng), "phone": spoken_digits(rng, 7, 11), "amount": _amount(rng),
-            "time": _time(rng), "code": _code(rng), "seat": _seat(rng), "quarter": rng.choice(DIGIT_WORDS[1:5]),
-            "date": f"{rng.choice(MONTHS)} {num2words(rng.randint(1, 28), to='ordinal').replace('-', ' ')}",
-            "day": rng.choice(DAYS), "Day": rng.choice(DAYS), "Month": rng.choice(MONTHS), "email": _email(rng),
-            "count": count, "Count": count.capitalize(), "name": rng.choice(NAMES), "Name": rng.choice(NAMES),
-            "small": number_words(rng.randint(1, 20)), "number": number_words(rng.randint(1, 400)),
-            "Number": number.capitalize(), "ordinal": num2words(rng.randint(1, 20), to="ordinal").replace("-", " ")}
+def ordinal_words(value: int) -> str:
+    return num2words(value, to="ordinal").replace("-", " ")
+
+
+# Each slot's value, drawn afresh where it occurs; a slot named with a capital ({Name}) is the same slot's
+# value with one (a sentence's first word).
+SLOTS = {
+    "digits": spoken_digits, "phone": lambda rng: spoken_digits(rng, 7, 11), "amount": _amount, "time": _time,
+    "code": _code, "seat": _seat, "email": _email, "quarter": lambda rng: rng.choice(DIGIT_WORDS[1:5]),
+    "date": lambda rng: f"{rng.choice(MONTHS)} {ordinal_words(rng.randint(1, 28))}",
+    "day": lambda rng: rng.choice(DAYS), "month": lambda rng: rng.choice(MONTHS),
+    "name": lambda rng: rng.choice(NAMES), "count": lambda rng: number_words(rng.randint(2, 12)),
+    "small": lambda rng: number_words(rng.randint(1, 20)), "number": lambda rng: number_words(rng.randint(1, 400)),
+    "ordinal": lambda rng: ordinal_words(rng.randint(1, 20)),
+}
 
 
 def fill(frame: str, rng: random.Random) -> str:
@@ -140,7 +144,8 @@ def fill(frame: str, rng: random.Random) -> str:
     out = [parts[0]]
     for part in parts[1:]:
         name, rest = part.split("}", 1)
-        value = slot_values(rng)[name]
+        value = SLOTS[name.lower()](rng)
+        value = value[:1].upper() + value[1:] if name[:1].isupper() else value
         out.append(value + (rest[1:] if value.endswith(".") and rest.startswith(".") else rest))  # p.m. ends it
     return "".join(out)
 
