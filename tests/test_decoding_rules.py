@@ -10,10 +10,10 @@ from gector_punct.model.config import DecodeConfig
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 from gector_punct.prediction.decoding import decode_lines, no_edit_probabilities
 from gector_punct.text.speech import NUMBER_WORDS
-from gector_punct.prediction.line_rules import (LINE_RULES, Evidence, Line, Reading, capitalise_sentences,
-                                                chinese_questions, decide, decide_words, delete_disfluencies,
-                                                join_spoken_numbers, open_utterance,
-                                                temper_exclamations, WORD_RULES, write_case_forms)
+from gector_punct.prediction.decoded_line import Evidence, Line, Reading, decide
+from gector_punct.prediction.line_rules import (LINE_RULES, WORD_RULES, capitalise_sentences, chinese_questions,
+                                                decide_words, delete_disfluencies, join_spoken_numbers, open_utterance,
+                                                temper_exclamations, write_case_forms)
 from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
 from gector_punct.text.case_forms import CaseForm, CaseForms
 from gector_punct.text.tags import CAPITAL, DELETE, KEEP, MARK_CONTEXTS, Tag, apply_tags

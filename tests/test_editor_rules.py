@@ -5,10 +5,12 @@ import numpy as np
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.prediction.decoding import closing_columns
-from gector_punct.prediction.line_rules import (LINE_RULES, WORD_RULES, ask_inverted_questions, close_utterance, decide,
-                                                greet_with_commas, join_spoken_numbers, pair_questions, plain_statements)
+from gector_punct.prediction.decoded_line import decide
+from gector_punct.prediction.line_rules import LINE_RULES, WORD_RULES, close_utterance, join_spoken_numbers, pair_questions
+from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_subordinate_clauses,
+                                                    plain_statements)
 from gector_punct.text.sentences import trails_off
-from gector_punct.text.speech import asks, greeting_length, inverted, is_english
+from gector_punct.text.speech import asks, greeting_length, inverted, is_english, subordinate
 from gector_punct.text.tags import CAPITAL, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, Tag
 from test_decoding_rules import line_of, written
 
@@ -197,3 +199,31 @@ def test_a_question_by_its_word_order_takes_a_question_mark():
     tags = [CAP, Tag(), Tag(), Tag(), Tag(append=".")]
     assert written(ask_inverted_questions(line_of(fragment, tags))) == "How much does it cost."
     assert written(ask_inverted_questions(line_of(fragment, tags, whole=True))) == "How much does it cost?"
+
+
+def test_a_subordinate_clause_is_joined_to_the_next_sentence():
+    """``before we wrap up does anyone have any questions`` gave ``Before we wrap up. Does anyone ...?``: a
+    sentence of one subordinate clause is joined to the next with a comma, the next word in the model's case
+    after a comma. A clause with a pause inside (a main clause after it), a longer one, one the line ends
+    with, and a fragment line's first sentence (it may begin mid-sentence) stay."""
+    case = [(KEEP,) * len(MARK_CONTEXTS)] * 7
+    words = "before we wrap up does anyone ask".split()
+    tags = [CAP, Tag(), Tag(), Tag(append="."), CAP, Tag(), Tag(append="?")]
+    assert written(join_subordinate_clauses(line_of(words, tags, case=case, whole=True))) == \
+        "Before we wrap up, does anyone ask?"
+    assert written(join_subordinate_clauses(line_of(words, tags, case=case))) == "Before we wrap up. Does anyone ask?"
+    words = "we left if not we stay".split()
+    tags = [CAP, Tag(append="."), CAP, Tag(append="."), CAP, Tag(append=".")]
+    assert written(join_subordinate_clauses(line_of(words, tags, case=case[:6]))) == "We left. If not, we stay."
+    words = "when it rained we left it was late".split()
+    tags = [CAP, Tag(), Tag(append=","), Tag(), Tag(append="."), CAP, Tag(), Tag(append=".")]
+    assert written(join_subordinate_clauses(line_of(words, tags, whole=True))) == \
+        "When it rained, we left. It was late."
+    words = "if you can get here before six or seven we could".split()
+    tags = [CAP] + [Tag()] * 7 + [Tag(append=".")] + [CAP, Tag()]
+    assert written(join_subordinate_clauses(line_of(words, tags, whole=True))) == \
+        "If you can get here before six or seven. We could"
+    words = "we go. if not".split()
+    tags = [CAP, Tag(), Tag(case=CAPITAL), Tag(append=".")]
+    assert written(join_subordinate_clauses(line_of(words, tags, whole=True))) == "We go. If not."
+    assert subordinate(["as", "soon", "as", "it", "ends"], 8) and not subordinate(["as", "it", "ends"], 8)

@@ -22,8 +22,8 @@ import numpy as np
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
-from gector_punct.prediction.line_rules import (INVERTED_QUESTION, LINE_RULES, SENTENCE_MARKS, WORD_RULES, Evidence,
-                                                Line, Reading, decide)
+from gector_punct.prediction.decoded_line import Evidence, Line, Reading, decide
+from gector_punct.prediction.line_rules import INVERTED_QUESTION, LINE_RULES, SENTENCE_MARKS, WORD_RULES
 from gector_punct.text.case_forms import CaseForms
 from gector_punct.text.sentences import trails_off
 from gector_punct.text.tags import DELETE, KEEP, Tag
@@ -150,7 +150,7 @@ def label_columns(punct: tuple[str, ...], case: tuple[str, ...], detect: tuple[s
 
 def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, names: dict[str, list[str]],
                   tasks: frozenset[str], config: DecodeConfig) -> list[Evidence]:
-    """Per line, what the probabilities say of its words (``line_rules.Evidence``): each word's likeliest
+    """Per line, what the probabilities say of its words (``decoded_line.Evidence``): each word's likeliest
     labels (``likeliest``: GECToR's ``additional_confidence`` added to the punctuation head's ``$KEEP``,
     ``case_bias`` to the case head's, ``min_error_probability`` the bar) and the probabilities the rules read."""
     punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]

@@ -1,10 +1,10 @@
 """The decoding's line rules: one line's words, tags and model evidence in, the line with its tags decided out.
 
-A ``Line`` holds a line's words, their tags so far, ``given`` (the tags of its first words, decided earlier:
-a stream's final words), the ``Evidence`` (what the model says of each word) and the ``Reading`` (tasks,
-``DecodeConfig``, case forms, whether the line is a whole utterance or opens one). Each rule is a pure
-function ``Line -> Line``; ``LINE_RULES`` is their order, ``WORD_RULES`` its part that runs with ``punc``
-off (case and marks are ``punc``'s part: with it off, no rule may change them):
+A ``Line`` (``decoded_line``) holds a line's words, their tags so far, ``given`` (the tags of its first words,
+decided earlier: a stream's final words), the ``Evidence`` (what the model says of each word) and the
+``Reading`` (tasks, ``DecodeConfig``, case forms, whether the line is a whole utterance or opens one). Each
+rule is a pure function ``Line -> Line``; ``LINE_RULES`` is their order, ``WORD_RULES`` its part that runs
+with ``punc`` off (case and marks are ``punc``'s part: with it off, no rule may change them):
 
 1. ``delete_disfluencies``: with ``disf`` a word goes when P($DELETE) exceeds ``deletion_threshold`` or
    when it is an earlier copy of a word or phrase said twice, one copy always staying (``text.repeats``);
@@ -13,9 +13,10 @@ off (case and marks are ``punc``'s part: with it off, no rule may change them):
    the word allows (``existing``), and the case of the context the word before gives as written. A line
    below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
 3. ``open_utterance`` and ``close_utterance`` (a whole utterance, or a stream's window that begins one),
-   ``greet_with_commas``, ``temper_exclamations``, ``plain_statements``, ``ask_inverted_questions``,
-   ``join_spoken_numbers``, ``chinese_questions``, ``pair_questions`` (they need
-   the sentence ends, known from here on), ``capitalise_sentences``, ``write_case_forms``.
+   ``greet_with_commas``, ``temper_exclamations``, the English sentence rules (``sentence_rules``:
+   ``plain_statements``, ``ask_inverted_questions``, ``join_subordinate_clauses``), ``join_spoken_numbers``,
+   ``chinese_questions``, ``pair_questions`` (they need the sentence ends, known from here on),
+   ``capitalise_sentences``, ``write_case_forms``.
 
 ``given`` holds in one place, ``Line.retagged``, through which every rule returns its tags (a line starts
 with them): the given words keep theirs, so each rule sees them as they will be written, never a change
@@ -24,93 +25,23 @@ word ends, and never changes them). Nothing here reads a model.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import lru_cache
 
-from gector_punct.model.config import DecodeConfig
-from gector_punct.text.case_forms import NAME_SHARE, CaseForms
-from gector_punct.text.repeats import core as _core, repeated_words
-from gector_punct.text.existing import QUOTE_PAIRS, constrain, pair_added_quotes
-from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, START_CONTEXT, Tag,
-                                    capitalise_sentence_starts, mark_context)
+from gector_punct.prediction.decoded_line import Line, constrained
+from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_subordinate_clauses,
+                                                    plain_statements)
 from gector_punct.text.alignment import PAUSE_MARKS
-from gector_punct.text.sentences import ELLIPSES, ends_sentence, ends_sentence_after
-from gector_punct.text.speech import (ADDRESSEES, MONTHS, SPANISH_QUESTION_WORDS, SUBJECTS, asks, code_letter,
-                                      greeting_length, inversion, inverted, is_english, spoken_numbers)
-from gector_punct.text.units import split_edges
-from gector_punct.text.units import narrow_marks, starts_lower
+from gector_punct.text.existing import QUOTE_PAIRS, pair_added_quotes
+from gector_punct.text.repeats import core as _core, repeated_words
+from gector_punct.text.sentences import ELLIPSES, ends_sentence
+from gector_punct.text.speech import MONTHS, SPANISH_QUESTION_WORDS, code_letter, spoken_numbers
+from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, START_CONTEXT, Tag, capitalise_sentence_starts,
+                                    mark_context)
+from gector_punct.text.units import narrow_marks, split_edges, starts_lower
 
 INVERTED_QUESTION = "¿"
 SENTENCE_MARKS = ".?!"
-
-
-@dataclass(frozen=True)
-class Reading:
-    """How the lines of one call are read: the tasks on, the decoding knobs, the case forms (None: none),
-    ``whole`` (each line is a whole utterance) and ``opens`` (each line begins one)."""
-    tasks: frozenset[str]
-    config: DecodeConfig = field(default_factory=DecodeConfig)
-    case_forms: CaseForms | None = None
-    whole: bool = False
-    opens: bool = False
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """What the model says of one line's words, a list per fact, one entry per word: ``punct``, its likeliest
-    punctuation label other than ``$DELETE`` (``$KEEP`` where that label's score, ``additional_confidence``
-    added to ``$KEEP``'s, is below ``min_error_probability``); ``case``, per mark context of the word before
-    (``tags.MARK_CONTEXTS``), its likeliest case label (``$KEEP`` likewise); ``error``, P(INCORRECT) of the
-    detection head; ``delete``, P($DELETE) (None: the labels have no ``$DELETE``); ``sentence_end``,
-    ``exclaim``, ``question_opening``, ``asking``: P of its labels that end a sentence (not trailing off
-    with ``...``), that end with ``!``, that open with ``¿``, that end with ``?``; ``last_mark``: the sentence mark (. ? !) likeliest at the line's last word."""
-    punct: list[str]
-    case: list[tuple[str, ...]]
-    error: list[float]
-    delete: list[float] | None
-    sentence_end: list[float]
-    exclaim: list[float]
-    question_opening: list[float]
-    asking: list[float]
-    last_mark: str = "."
-
-    @classmethod
-    def none(cls, n_words: int) -> Evidence:
-        """The evidence of a model that is sure no word of the line needs an edit."""
-        zeros = [0.0] * n_words
-        return cls([KEEP] * n_words, [(KEEP,) * len(MARK_CONTEXTS)] * n_words, zeros, None, zeros, zeros, zeros,
-                   zeros)
-
-
-@dataclass(frozen=True)
-class Line:
-    """One line between two rules (module docstring). ``deletions``: the oracle's, per word (None: decided)."""
-    words: list[str]
-    tags: list[Tag]
-    evidence: Evidence
-    reading: Reading
-    given: list[Tag] = field(default_factory=list)
-    deletions: list[bool] | None = None
-
-    @classmethod
-    def start(cls, words: list[str], evidence: Evidence, reading: Reading, given: list[Tag] | None = None,
-              deletions: list[bool] | None = None) -> Line:
-        """A line before the rules: its given words with their tags, every other word unchanged."""
-        return cls(words, [], evidence, reading, list(given or []), deletions).retagged([Tag()] * len(words))
-
-    def retagged(self, tags: list[Tag]) -> Line:
-        """This line with ``tags``, except that its given words keep their given tags."""
-        n = len(self.given)
-        tags = self.given + list(tags[n:]) if n else list(tags)
-        return Line(self.words, tags, self.evidence, self.reading, self.given, self.deletions)
-
-
-def decide(line: Line, rules: tuple[Callable[[Line], Line], ...]) -> Line:
-    """``line`` through ``rules`` in their order."""
-    for rule in rules:
-        line = rule(line)
-    return line
 
 
 def delete_disfluencies(line: Line) -> Line:
@@ -133,8 +64,6 @@ def _tag(punct: str, case: str) -> Tag:
     return Tag.from_labels(punct, case)
 
 
-_constrained = lru_cache(maxsize=1 << 16)(constrain)  # per word and tag: the same ones come back again and again
-
 
 @lru_cache(maxsize=1 << 16)
 def _context_after(word: str, tag: Tag) -> int:
@@ -155,7 +84,7 @@ def decide_words(line: Line) -> Line:
     tags, context, n_given = [], START_CONTEXT, len(line.given)
     for k, (word, tag) in enumerate(zip(words, line.tags)):
         if k >= n_given:
-            tag = _constrained(word, _tag(DELETE if tag.deletes else evidence.punct[k], evidence.case[k][context]))
+            tag = constrained(word, _tag(DELETE if tag.deletes else evidence.punct[k], evidence.case[k][context]))
         tags.append(tag)
         if not tag.deletes:
             context = _context_after(word, tag)
@@ -211,107 +140,6 @@ def temper_exclamations(line: Line) -> Line:
     return line.retagged([replace(t, append=t.append.replace("!", ".").replace("！", "。"))
                           if t.append and p < threshold and "!" in narrow_marks(t.append) else t
                           for t, p in zip(line.tags, line.evidence.exclaim)])
-
-
-def _sentences(words: list[str], tags: list[Tag]) -> list[list[int]]:
-    """The kept words of each sentence the tags close with a mark of their own (not the input's), in order; a
-    sentence still open at the line's end is not one."""
-    spans, span = [], []
-    for k, (word, tag) in enumerate(zip(words, tags)):
-        if tag.deletes:
-            continue
-        span.append(k)
-        if ends_sentence_after(tag.apply(word)):
-            if not split_edges(word)[2]:
-                spans.append(span)
-            span = []
-    return spans
-
-
-def _is_name(line: Line, k: int) -> bool:
-    """Whether word ``k`` is written as a name: the tags give it a capital, or the case forms know it as one."""
-    forms, core = line.reading.case_forms, _core(line.words[k])
-    known = forms.forms.get(core) if forms else None
-    return not starts_lower(line.tags[k].apply(line.words[k])) or (known is not None and known.share >= NAME_SHARE)
-
-
-def greet_with_commas(line: Line) -> Line:
-    """A greeting the tags exclaim as a sentence of its own (``speech.greeting_length``: ``Hello!``, ``Good
-    morning!``, and with a name or an addressee after it: ``Hey Siri!``, ``Hi everyone!``) and that the line
-    goes on from is set off with a comma, as an editor writes it (``Hello, thank you for calling``): a greeting
-    is not an exclamation. The next word takes the case the model gives it after a comma (``Evidence.case``).
-    A greeting the tags end with ``.`` (``Good afternoon. My name is``) or ``?`` (``Hello?`` on a call) stays
-    a sentence."""
-    words, out = line.words, list(line.tags)
-    kept = [k for k, t in enumerate(out) if not t.deletes]
-    for span in _sentences(words, out):
-        n = greeting_length([_core(words[k]) for k in span])
-        end = span[-1]
-        after = next((k for k in kept if k > end), None)
-        if not n or after is None or after < len(line.given) or not narrow_marks(out[end].append).endswith("!"):
-            continue
-        if len(span) != n and not (len(span) == n + 1 and (_is_name(line, end) or _core(words[end]) in ADDRESSEES)):
-            continue
-        out[end] = replace(out[end], append=",")
-        out[after] = _constrained(words[after], replace(out[after], case=line.evidence.case[after][PAUSE_CONTEXT]))
-    return line.retagged(out)
-
-
-# A ``?`` on a sentence that does not ask by its words stays when the model gives its ``?`` labels at least
-# this probability together (a question said as a statement: "you condemn their interference?").
-SURE_QUESTION = 0.8
-
-
-def plain_statements(line: Line) -> Line:
-    """In an English line (``speech.is_english``), a sentence the tags close with ``?`` none of whose clauses
-    asks (``speech.asks`` of the sentence from its start and from each pause mark on: ``Lisa, do you ...``
-    asks) is closed with ``.``, unless its ``?`` is ``SURE_QUESTION`` probable (``Evidence.asking``): ``Ok
-    then?``, ``If not?`` are the model's ``?`` spreading from a question beside them."""
-    words, out = line.words, list(line.tags)
-    if not any("?" in t.append for t in out) or not is_english([_core(w) for w in words]):
-        return line
-    for span in _sentences(words, out):
-        end, cores = span[-1], [_core(words[k]) for k in span]
-        starts = [0] + [i + 1 for i, k in enumerate(span[:-1]) if out[k].append or split_edges(words[k])[2]]
-        if "?" in narrow_marks(out[end].append) and line.evidence.asking[end] < SURE_QUESTION \
-                and not any(asks(cores[i:]) for i in starts):
-            out[end] = replace(out[end], append=narrow_marks(out[end].append).replace("?", "."))
-    return line.retagged(out)
-
-
-def ask_inverted_questions(line: Line) -> Line:
-    """In an English line, a sentence the tags close with ``.`` that opens as a question by its word order
-    (``speech.inverted``: ``Do you want to come with us tomorrow.``, ``How much does it cost.``), from its
-    start or after one word set off by a pause (``Lisa, do you ...``), is closed with ``?``. It stays where the
-    line is read as a fragment (``--fragments``) and the sentence is its first or last (not known to start or
-    end there), where a pause follows a condition's inversion (``should you need help, call``; ``were it not
-    for``), and where the period may be an initial's (``Roe v.``, ``Michael J.``)."""
-    words, out = line.words, list(line.tags)
-    if not any("." in t.append for t in out) or not is_english([_core(w) for w in words]):
-        return line
-    kept = [k for k, t in enumerate(out) if not t.deletes]
-    for span in _sentences(words, out):
-        if not line.reading.whole and (span[-1] == kept[-1] or (span[0] == kept[0] and not line.reading.opens)):
-            continue  # a line cut anywhere may begin and end inside a sentence
-        end, cores = span[-1], [_core(words[k]) for k in span]
-        pauses = [i for i, k in enumerate(span[:-1]) if out[k].append or split_edges(words[k])[2]]
-        opens = 0 if inverted(cores) else 1 if pauses[:1] == [0] and _asks_after_name(cores[1:]) else None
-        if opens is None or narrow_marks(out[end].append)[-1:] != "." or len(cores[-1]) == 1 or \
-                (cores[opens] in CONDITIONAL_OPENERS and any(i > opens for i in pauses)):
-            continue
-        out[end] = replace(out[end], append=narrow_marks(out[end].append)[:-1] + "?")
-    return line.retagged(out)
-
-
-CONDITIONAL_OPENERS = frozenset({"should", "were"})
-
-
-def _asks_after_name(cores: list[str]) -> bool:
-    """After one word set off by a pause (``Lisa, do you``, ``John, what do you think``): an inverted question
-    whose auxiliary has a pronoun after it (``Chicago, which has the toughest`` opens a relative clause)."""
-    words = [c for c in cores if c]
-    at = inversion(words)
-    return at is not None and at + 1 < len(words) and words[at + 1] in SUBJECTS
 
 
 # A sentence end the tags put between two number words stays when the model gives its labels that end a
@@ -414,6 +242,7 @@ def write_case_forms(line: Line) -> Line:
 WORD_RULES = (delete_disfluencies, decide_words)
 # greet_with_commas reads the tagger's own ! (a greeting it exclaims), so it comes before temper_exclamations.
 LINE_RULES = WORD_RULES + (open_utterance, close_utterance, greet_with_commas, temper_exclamations,
-                           plain_statements, ask_inverted_questions, join_spoken_numbers, chinese_questions,
+                           plain_statements, ask_inverted_questions, join_subordinate_clauses,
+                           join_spoken_numbers, chinese_questions,
                            pair_questions, capitalise_sentences, write_case_forms)
 

@@ -43,6 +43,9 @@ who which""".split())
 GREETINGS = frozenset("hello hi hey hiya howdy morning evening afternoon".split())
 GREETING_PAIRS = frozenset({("good", "morning"), ("good", "afternoon"), ("good", "evening")})
 ADDRESSEES = frozenset("everyone everybody all guys folks team there".split())  # hi everyone, hello there
+# Words and phrases that open a subordinate clause: a sentence of one such clause is no sentence of its own.
+SUBORDINATORS = frozenset("before after when whenever while if unless until once although though".split())
+SUBORDINATOR_PHRASES = (("as", "soon", "as"), ("as", "long", "as"), ("even", "if"), ("even", "though"))
 SPANISH_QUESTION_WORDS = frozenset("""qué quién quiénes cuál cuáles cuánto cuánta cuántos cuántas cómo dónde adónde
 cuándo""".split())
 
@@ -114,6 +117,15 @@ def inversion(words: list[str]) -> int | None:
 def is_english(cores: list[str]) -> bool:
     """Whether a line's words hold an English word no other language read here has (``ENGLISH_MARKERS``)."""
     return any(c in ENGLISH_MARKERS for c in cores)
+
+
+def subordinate(cores: list[str], most: int) -> bool:
+    """Whether an English sentence of at most ``most`` words opens with a subordinator (``SUBORDINATORS``,
+    ``SUBORDINATOR_PHRASES``: ``before we wrap up``, ``if not``, ``as soon as it ends``)."""
+    words = [c for c in cores if c]
+    if not words or len(words) > most:
+        return False
+    return words[0] in SUBORDINATORS or any(tuple(words[:len(p)]) == p for p in SUBORDINATOR_PHRASES)
 
 
 def greeting_length(cores: list[str]) -> int:
