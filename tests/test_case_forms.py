@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from gector_punct.text.case_forms import FILE_NAME, CaseForm, CaseForms, listed_forms
+from gector_punct.text.case_forms import FILE_NAME, CaseForm, CaseForms, listed_forms, listed_names
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.tags import CAPITAL, UPPER, Tag, apply_tags
 
@@ -152,3 +152,23 @@ def test_lower_case_rows_and_app_names():
     words = "message me on slack or in the slack channel and cut me some slack".split()
     assert apply_tags(words, lexicon.apply(words, [Tag()] * len(words))) == \
         "message me on Slack or in the Slack channel and cut me some slack"
+
+
+def test_a_name_of_several_words_is_written_as_listed(tmp_path):
+    """``the french revolution`` became ``the French revolution`` (``revolution`` alone is a common noun): a
+    listed name's words, lower-case one after the other, are written as the name writes them, the longest
+    name first; a lower-case word of it stays so inside a sentence, takes a capital at a start; words of a
+    name apart, or arriving with capitals, stay as decided; a bad row is an error naming the file."""
+    lexicon = CaseForms(listed_forms())
+    words = "the french revolution began where the revolution ended".split()
+    tags = [Tag(), Tag(case=CAPITAL)] + [Tag()] * 6
+    assert apply_tags(words, lexicon.apply(words, tags)) == "the French Revolution began where the revolution ended"
+    words = "statue of liberty and the statue of a white house".split()
+    tags = [Tag(case=CAPITAL)] + [Tag()] * 9
+    assert apply_tags(words, lexicon.apply(words, tags)) == "Statue of Liberty and the statue of a White House"
+    words = "the White house".split()
+    assert apply_tags(words, lexicon.apply(words, [Tag()] * 3)) == "the White house"
+    bad = tmp_path / "names.txt"
+    bad.write_text("# a comment\nRevolution\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="names.txt: 'Revolution' is not a name"):
+        listed_names(str(bad))

@@ -34,7 +34,10 @@ inside a sentence. A form that begins lower-case (``iPhone``, ``eBay``) keeps it
 where the word before says an app is used (``on slack``, ``via zoom``: ``APP_BEFORE``) or the word after is
 one of an app's things (``slack channel``, ``zoom call``: ``APP_AFTER``), lower-case elsewhere as decided
 (``cut me some slack``). ``may``, ``march`` and ``august`` are the month where a time is meant (``in may``,
-``march third``: ``CONTEXT_MONTHS``), as decided elsewhere (``you may``, ``we march``).
+``march third``: ``CONTEXT_MONTHS``), as decided elsewhere (``you may``, ``we march``). ``lexicon/names.txt``
+lists names of several ordinary words (``French Revolution``, ``White House``): where its words arrive
+lower-case one after the other, each is written as the name writes it (a lower-case one, ``of`` in ``Statue of
+Liberty``, stays so inside a sentence).
 """
 from __future__ import annotations
 
@@ -54,6 +57,7 @@ NAME_SHARE = 50  # at or above: the form is the word's own (a name), also at a s
 ALWAYS_SHARE = 99  # at or above: written so even where the tagger leaves it lower-case (I, I'm, York)
 WRITTEN_FORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon", "written_forms.txt")
 APP_NAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon", "app_names.txt")
+NAMES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon", "names.txt")
 APP_BEFORE = frozenset("on in via over through into using from".split())
 APP_AFTER = frozenset("""channel channels chat message messages call calls meeting meetings workspace thread app account
 link invite file files sheet spreadsheet inbox""".split())
@@ -75,9 +79,11 @@ class CaseForms:
     """``CaseForms.count(lines)`` -> lexicon; ``save(folder)`` / ``load(folder)`` (None without a file);
     ``apply(words, tags) -> tags``."""
 
-    def __init__(self, forms: dict[str, CaseForm], apps: dict[str, str] | None = None):
+    def __init__(self, forms: dict[str, CaseForm], apps: dict[str, str] | None = None,
+                 names: dict[tuple[str, ...], tuple[str, ...]] | None = None):
         self.forms = forms
         self.apps = listed_apps() if apps is None else apps  # lower-case word -> the app's name
+        self.names = listed_names() if names is None else names  # lower-case words -> the name's words
 
     @classmethod
     def count(cls, lines, min_count: int = 5) -> CaseForms:
@@ -122,7 +128,26 @@ class CaseForms:
                 out[k] = replace(tag, case=case_tag(core, form), acronym=False)
                 if tag.acronym and closes and not tag.append and i == len(kept) - 1:
                     out[k] = replace(out[k], append=".")
-        return self._one_form_per_line(words, out, cores, starts)
+        return self._one_form_per_line(words, self._write_names(kept, cores, out, starts), cores, starts)
+
+    def _write_names(self, kept: list[int], cores: dict[int, str], tags: list[Tag],
+                     starts: dict[int, bool]) -> list[Tag]:
+        """The tags with each listed name of several words (``lexicon/names.txt``) whose words arrive lower-case
+        one after the other written as the name writes them (a lower-case word of it capitalised at a
+        sentence start); the longest name first where two begin at one word."""
+        out, i = list(tags), 0
+        while i < len(kept):
+            found = next((n for n in range(MAX_NAME_WORDS, 1, -1) if i + n <= len(kept)
+                          and tuple(cores[k] for k in kept[i:i + n]) in self.names), 0)
+            if not found:
+                i += 1
+                continue
+            name = self.names[tuple(cores[k] for k in kept[i:i + found])]
+            for k, form in zip(kept[i:i + found], name):
+                form = capitalize(form) if starts[k] and form == form.lower() else form
+                out[k] = replace(tags[k], case=case_tag(cores[k], form), acronym=False)
+            i += found
+        return out
 
     def _known(self, core: str, before: str | None, after: str | None) -> CaseForm | None:
         """The word's form: an app's name or a month where its neighbours say so (module docstring), else the
@@ -204,6 +229,19 @@ def listed_apps(path: str = APP_NAMES) -> dict[str, str]:
         if row == row.lower():
             raise ValueError(f"{path}: {row!r} is not a name (it has no capital)")
     return {row.lower(): row for row in rows}
+
+
+MAX_NAME_WORDS = 4
+
+
+def listed_names(path: str = NAMES) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """The names of several words (module docstring): their lower-case words -> the name's words."""
+    with open(path, encoding="utf-8") as f:
+        rows = [row.split() for row in f if row.strip() and not row.startswith("#")]
+    for row in rows:
+        if not 1 < len(row) <= MAX_NAME_WORDS or not all(_is_word(w) for w in row):
+            raise ValueError(f"{path}: {' '.join(row)!r} is not a name of 2 to {MAX_NAME_WORDS} words")
+    return {tuple(w.lower() for w in row): tuple(row) for row in rows}
 
 
 def _brand_case(form: str) -> bool:
