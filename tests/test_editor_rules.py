@@ -10,7 +10,7 @@ from gector_punct.prediction.line_rules import LINE_RULES, WORD_RULES, close_utt
 from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_subordinate_clauses,
                                                     plain_statements)
 from gector_punct.text.sentences import trails_off
-from gector_punct.text.speech import asks, greeting_length, inverted, is_english, subordinate
+from gector_punct.text.speech import asks, asks_for_any, greeting_length, inverted, is_english, subordinate
 from gector_punct.text.tags import CAPITAL, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, Tag
 from test_decoding_rules import line_of, written
 
@@ -227,3 +227,28 @@ def test_a_subordinate_clause_is_joined_to_the_next_sentence():
     tags = [CAP, Tag(), Tag(case=CAPITAL), Tag(append=".")]
     assert written(join_subordinate_clauses(line_of(words, tags, whole=True))) == "We go. If not."
     assert subordinate(["as", "soon", "as", "it", "ends"], 8) and not subordinate(["as", "it", "ends"], 8)
+
+
+def test_a_greeting_and_its_name_take_no_comma_between_them():
+    """The ensemble wrote ``Hey, Siri, set a timer``: the name a greeting is said to goes with it (``Hey Siri,
+    set``), an addressee too (``Hi everyone!``); a comma after a greeting before other words stays."""
+    words = "hey siri set a timer".split()
+    tags = [Tag(case=CAPITAL, append=","), Tag(case=CAPITAL, append=","), Tag(), Tag(), Tag(append=".")]
+    assert written(greet_with_commas(line_of(words, tags))) == "Hey Siri, set a timer."
+    words = "hi everyone".split()
+    assert written(greet_with_commas(line_of(words, [Tag(case=CAPITAL, append=","), Tag(append="!")]))) == "Hi everyone!"
+    words = "hello thank you".split()
+    tags = [Tag(case=CAPITAL, append=","), Tag(), Tag(append=".")]
+    assert written(greet_with_commas(line_of(words, tags))) == "Hello, thank you."
+
+
+def test_a_question_that_asks_for_any_takes_a_question_mark():
+    """``any questions before we move on to the next topic`` ended with ``.`` (the ensemble): a sentence
+    asking for something with ``any`` and the rest unsaid is a question; ``any feedback is welcome`` is not."""
+    words = "any questions before we move on".split()
+    tags = [CAP, Tag(), Tag(), Tag(), Tag(), Tag(append=".")]
+    assert written(ask_inverted_questions(line_of(words, tags, whole=True))) == "Any questions before we move on?"
+    words = "any feedback is welcome".split()
+    tags = [CAP, Tag(), Tag(), Tag(append=".")]
+    assert written(ask_inverted_questions(line_of(words, tags, whole=True))) == "Any feedback is welcome."
+    assert asks_for_any(["so", "any", "other", "comments"]) and not asks_for_any(["any", "time", "you", "want"])

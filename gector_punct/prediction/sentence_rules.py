@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from gector_punct.prediction.decoded_line import Line, closed_sentences, constrained, is_name
 from gector_punct.text.repeats import core as _core
-from gector_punct.text.speech import (ADDRESSEES, SUBJECTS, asks, greeting_length, inversion, inverted, is_english,
+from gector_punct.text.speech import (ADDRESSEES, SUBJECTS, asks, asks_for_any, greeting_length, inversion, inverted, is_english,
                                       subordinate)
 from gector_punct.text.tags import PAUSE_CONTEXT
 from gector_punct.text.units import narrow_marks, split_edges
@@ -23,11 +23,15 @@ def greet_with_commas(line: Line) -> Line:
     goes on from is set off with a comma, as an editor writes it (``Hello, thank you for calling``): a greeting
     is not an exclamation. The next word takes the case the model gives it after a comma (``Evidence.case``).
     A greeting the tags end with ``.`` (``Good afternoon. My name is``) or ``?`` (``Hello?`` on a call) stays
-    a sentence."""
+    a sentence. The name or addressee a greeting is said to goes with it: no comma between them (``Hey,
+    Siri, set a timer`` -> ``Hey Siri, set a timer``; ``Hi, everyone!`` -> ``Hi everyone!``)."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for span in closed_sentences(words, out):
         n = greeting_length([_core(words[k]) for k in span])
+        if n and len(span) > n and out[span[n - 1]].append == "," and (out[span[n]].append or len(span) == n + 1) \
+                and (is_name(line, span[n]) or _core(words[span[n]]) in ADDRESSEES) and span[n - 1] >= len(line.given):
+            out[span[n - 1]] = replace(out[span[n - 1]], append="")
         end = span[-1]
         after = next((k for k in kept if k > end), None)
         if not n or after is None or after < len(line.given) or not narrow_marks(out[end].append).endswith("!"):
@@ -63,8 +67,9 @@ def plain_statements(line: Line) -> Line:
 
 def ask_inverted_questions(line: Line) -> Line:
     """In an English line, a sentence the tags close with ``.`` that opens as a question by its word order
-    (``speech.inverted``: ``Do you want to come with us tomorrow.``, ``How much does it cost.``), from its
-    start or after one word set off by a pause (``Lisa, do you ...``), is closed with ``?``. It stays where the
+    (``speech.inverted``: ``Do you want to come with us tomorrow.``, ``How much does it cost.``) or asks for
+    something with ``any`` (``speech.asks_for_any``: ``Any questions before we move on.``), from its start or
+    after one word set off by a pause (``Lisa, do you ...``), is closed with ``?``. It stays where the
     line is read as a fragment (``--fragments``) and the sentence is its first or last (not known to start or
     end there), where a pause follows a condition's inversion (``should you need help, call``; ``were it not
     for``), and where the period may be an initial's (``Roe v.``, ``Michael J.``)."""
@@ -77,7 +82,8 @@ def ask_inverted_questions(line: Line) -> Line:
             continue  # a line cut anywhere may begin and end inside a sentence
         end, cores = span[-1], [_core(words[k]) for k in span]
         pauses = [i for i, k in enumerate(span[:-1]) if out[k].append or split_edges(words[k])[2]]
-        opens = 0 if inverted(cores) else 1 if pauses[:1] == [0] and _asks_after_name(cores[1:]) else None
+        opens = 0 if inverted(cores) or asks_for_any(cores) else \
+            1 if pauses[:1] == [0] and _asks_after_name(cores[1:]) else None
         if opens is None or narrow_marks(out[end].append)[-1:] != "." or len(cores[-1]) == 1 or \
                 (cores[opens] in CONDITIONAL_OPENERS and any(i > opens for i in pauses)):
             continue

@@ -114,6 +114,23 @@ def inversion(words: list[str]) -> int | None:
     return None if any(w in BE_FORMS or w.endswith("'s") for w in words[at + 1:]) else at
 
 
+# What a meeting asks for with "any" alone, the rest of the question unsaid ("any questions?").
+ASKED_FOR = frozenset("""questions question comments thoughts ideas objections volunteers suggestions takers concerns
+updates news feedback""".split())
+
+
+def asks_for_any(cores: list[str]) -> bool:
+    """Whether an English sentence, after lead-ins, asks for something with ``any`` and the rest unsaid: ``any
+    questions``, ``any other comments before we move on`` (``ASKED_FOR`` within two words of ``any``, no
+    auxiliary after it: ``any feedback is welcome`` is a statement)."""
+    words = [c for c in cores if c]
+    start = next((k for k, w in enumerate(words) if w not in LEAD_INS), len(words))
+    if start >= len(words) or words[start] != "any":
+        return False
+    noun = next((k for k in range(start + 1, min(start + 3, len(words))) if words[k] in ASKED_FOR), None)
+    return noun is not None and (noun + 1 == len(words) or words[noun + 1] not in AUXILIARIES)
+
+
 def is_english(cores: list[str]) -> bool:
     """Whether a line's words hold an English word no other language read here has (``ENGLISH_MARKERS``)."""
     return any(c in ENGLISH_MARKERS for c in cores)
