@@ -15,7 +15,8 @@
 #    spoken numbers, codes, addresses and names at sentence ends), EPOCHS (default 2) passes' worth of updates
 #    in stretches of 200 (each a fresh random sample of 12,800 lines, about 25 minutes here), dev-scored and
 #    checkpointed after each, so that a killed run loses little: FINAL=1 bash utils/build_distilled_default.sh W;
-# 5. with SHIP=1: the first share's soft-label student becomes models/default_en (stage 4): rank-128 int8
+# 5. with SHIP=1: the first share's soft-label student (or SHIP_FROM, a model folder: W/distill/final/best for
+#    step 4's) becomes models/default_en: rank-128 int8
 #    storage, stage 3's case forms, `!` kept at 0.95 or more, decoding tuned on the dev files, the ONNX
 #    precision chosen (utils/choose_precision.py); the card (README.md) stays: SHIP=1 bash ... W 8000
 set -euo pipefail
@@ -82,7 +83,7 @@ if [ -n "${SHIP:-}" ]; then
   first=$(printf '%s\n' $SHARES | head -1)
   N=models/default_en.new
   rm -rf "$N"
-  python utils/compress_model.py --model_path "$D/s${first}_soft/best" --output "$N" \
+  python utils/compress_model.py --model_path "${SHIP_FROM:-$D/s${first}_soft/best}" --output "$N" \
     --dev_set "$W/ted.dev.tagged,$W/cased.dev.tagged" --lowrank_bits 8 --ranks 128 160 --max_drop 0.3 --max_mb 9.9
   cp "$STAGE3/case_forms.tsv.gz" models/default_en/README.md "$N/"
   python - "$N" <<'PY'
