@@ -144,14 +144,17 @@ def test_an_ellipsis_is_no_sure_sentence_end_between_numbers():
 
 
 def test_a_letter_and_a_number_are_one_code():
-    """``gate b twelve`` gave ``gate B. Twelve.``: a letter said beside a number is part of a code; ``a`` and
-    ``i`` are words; a sentence end the model is sure of still stays."""
+    """``gate b twelve`` gave ``gate B. Twelve.``: a letter said beside a number is part of a code, written
+    upper-case (``fourteen d`` stayed lower-case); ``a`` and ``i`` are words; a sentence end the model is sure
+    of still stays."""
     words = "from gate b twelve".split()
     tags = [Tag(), Tag(), Tag(case=CAPITAL, append="."), Tag(case=CAPITAL, append=".")]
     assert written(join_spoken_numbers(line_of(words, tags))) == "from gate B twelve."
     words = "seat twelve c please".split()
     tags = [Tag(), Tag(append="."), Tag(case=CAPITAL, append=","), Tag()]
     assert written(join_spoken_numbers(line_of(words, tags))) == "seat twelve C, please"
+    words = "in fourteen d and b two".split()  # the model left the letter lower-case: "fourteen d"
+    assert written(join_spoken_numbers(line_of(words, [Tag()] * 6))) == "in fourteen D and B two"
     words = "i want a two".split()
     tags = [Tag(), Tag(), Tag(append=","), Tag()]
     assert written(join_spoken_numbers(line_of(words, tags))) == "i want a, two"

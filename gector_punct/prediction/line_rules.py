@@ -152,8 +152,9 @@ def join_spoken_numbers(line: Line) -> Line:
     number (``spoken_numbers``: ``five five five one``, ``two thirty``, ``four point two``, ``five oh one``),
     a month and a number (``march third``), or a letter and a number either way (``gate b twelve``, ``twelve
     c``: ``code_letter``), the first takes no appended mark and the second no capital (but a code's letter);
-    except where the tags end a sentence after the first that is ``SURE_SENTENCE_END`` probable. Marks the
-    input already has stay."""
+    except where the tags end a sentence after the first that is ``SURE_SENTENCE_END`` probable. A code's
+    letter is written upper-case (``fourteen d`` -> ``fourteen D``). Marks and case the input already has
+    stay."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     cores = [_core(words[k]) for k in kept]
@@ -163,11 +164,14 @@ def join_spoken_numbers(line: Line) -> Line:
             or number[i] and code_letter(cores[i + 1])
         if not pair:
             continue
+        for k, core in ((a, cores[i]), (b, cores[i + 1])):  # a code's letter is written upper-case
+            if code_letter(core) and starts_lower(out[k].apply(words[k])):
+                out[k] = constrained(words[k], replace(out[k], case=CAPITAL))
         if ends_sentence(narrow_marks(out[a].append)) and line.evidence.sentence_end[a] >= SURE_SENTENCE_END:
             continue
         if out[a].append and not split_edges(words[a])[2]:
             out[a] = replace(out[a], append="")
-        if out[b].case == CAPITAL and not code_letter(cores[i + 1]):  # a code's letter is written upper-case
+        if out[b].case == CAPITAL and not code_letter(cores[i + 1]):
             out[b] = replace(out[b], case=KEEP)
     return line.retagged(out)
 
