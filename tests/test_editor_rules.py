@@ -233,8 +233,9 @@ def test_a_subordinate_clause_is_joined_to_the_next_sentence():
 
 
 def test_a_greeting_and_its_name_take_no_comma_between_them():
-    """The ensemble wrote ``Hey, Siri, set a timer``: the name a greeting is said to goes with it (``Hey Siri,
-    set``), an addressee too (``Hi everyone!``); a comma after a greeting before other words stays."""
+    """The ensemble wrote ``Hey, Siri, set a timer``: a voice assistant's name goes with its greeting (``Hey
+    Siri, set``), an addressee too (``Hi everyone!``); a comma after a greeting before other words, or before
+    a person's name (the cased dev text's ``Hey, Michael,``), stays."""
     words = "hey siri set a timer".split()
     tags = [Tag(case=CAPITAL, append=","), Tag(case=CAPITAL, append=","), Tag(), Tag(), Tag(append=".")]
     assert written(greet_with_commas(line_of(words, tags))) == "Hey Siri, set a timer."
@@ -243,6 +244,9 @@ def test_a_greeting_and_its_name_take_no_comma_between_them():
     words = "hello thank you".split()
     tags = [Tag(case=CAPITAL, append=","), Tag(), Tag(append=".")]
     assert written(greet_with_commas(line_of(words, tags))) == "Hello, thank you."
+    words = "hey michael come".split()  # a person's name keeps its comma of address
+    tags = [Tag(case=CAPITAL, append=","), Tag(case=CAPITAL, append=","), Tag(append=".")]
+    assert written(greet_with_commas(line_of(words, tags))) == "Hey, Michael, come."
 
 
 def test_a_question_that_asks_for_any_takes_a_question_mark():

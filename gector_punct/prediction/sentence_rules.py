@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from gector_punct.prediction.decoded_line import Line, closed_sentences, constrained, is_name
 from gector_punct.text.repeats import core as _core
-from gector_punct.text.speech import (ADDRESSEES, SUBJECTS, asks, asks_for_any, greeting_length, inversion, inverted, is_english,
+from gector_punct.text.speech import (ADDRESSEES, SUBJECTS, WAKE_WORDS, asks, asks_for_any, greeting_length, inversion, inverted, is_english,
                                       subordinate)
 from gector_punct.text.tags import PAUSE_CONTEXT
 from gector_punct.text.units import narrow_marks, split_edges
@@ -23,14 +23,16 @@ def greet_with_commas(line: Line) -> Line:
     goes on from is set off with a comma, as an editor writes it (``Hello, thank you for calling``): a greeting
     is not an exclamation. The next word takes the case the model gives it after a comma (``Evidence.case``).
     A greeting the tags end with ``.`` (``Good afternoon. My name is``) or ``?`` (``Hello?`` on a call) stays
-    a sentence. The name or addressee a greeting is said to goes with it: no comma between them (``Hey,
-    Siri, set a timer`` -> ``Hey Siri, set a timer``; ``Hi, everyone!`` -> ``Hi everyone!``)."""
+    a sentence. An addressee or a voice assistant's name goes with its greeting (``speech.WAKE_WORDS``): no
+    comma between them (``Hey, Siri, set a timer`` -> ``Hey Siri, set a timer``; ``Hi, everyone!`` -> ``Hi
+    everyone!``); a person's name keeps its comma of address (``Hey, Michael, ...``), as edited transcripts
+    write it."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for span in closed_sentences(words, out):
         n = greeting_length([_core(words[k]) for k in span])
         if n and len(span) > n and out[span[n - 1]].append == "," and (out[span[n]].append or len(span) == n + 1) \
-                and (is_name(line, span[n]) or _core(words[span[n]]) in ADDRESSEES) and span[n - 1] >= len(line.given):
+                and _core(words[span[n]]) in ADDRESSEES | WAKE_WORDS and span[n - 1] >= len(line.given):
             out[span[n - 1]] = replace(out[span[n - 1]], append="")
         end = span[-1]
         after = next((k for k in kept if k > end), None)

@@ -43,6 +43,8 @@ who which""".split())
 GREETINGS = frozenset("hello hi hey hiya howdy morning evening afternoon".split())
 GREETING_PAIRS = frozenset({("good", "morning"), ("good", "afternoon"), ("good", "evening")})
 ADDRESSEES = frozenset("everyone everybody all guys folks team there".split())  # hi everyone, hello there
+# A voice assistant's name is said with its greeting as one wake phrase: "Hey Siri", "OK Google".
+WAKE_WORDS = frozenset("siri alexa google cortana bixby".split())
 # Words and phrases that open a subordinate clause: a sentence of one such clause is no sentence of its own.
 SUBORDINATORS = frozenset("before after when whenever while if unless until once although though".split())
 SUBORDINATOR_PHRASES = (("as", "soon", "as"), ("as", "long", "as"), ("even", "if"), ("even", "though"))
