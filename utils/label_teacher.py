@@ -19,11 +19,10 @@ from dataclasses import dataclass
 
 from gector_punct.engines.graphs import file_digest
 from gector_punct.model.config import WEIGHTS, model_folders
-from gector_punct.prediction.shipped import model_paths
-
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
 from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import model_paths
 from gector_punct.text.files import InputError
 from gector_punct.training.soft_labels import label_file
 

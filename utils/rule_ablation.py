@@ -12,9 +12,9 @@ default reading of predict.py).
 import sys
 from dataclasses import dataclass
 
-import gector_punct.prediction.decoding as decoding
 from gector_punct.dataset.reader import DatasetReader
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.prediction.decoding import decode_lines
 from gector_punct.prediction.line_rules import LINE_RULES
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
 from gector_punct.prediction.settings import PredictionSettings
@@ -55,12 +55,9 @@ def main(argv=None) -> int:
             instances = DatasetReader().read(path)
             words = [i.words for i in instances]
             probabilities = punctuator.probabilities(words)
-            with_rule = punctuator.decode(words, probabilities, whole=whole)
-            decoding.LINE_RULES = without
-            try:
-                without_rule = punctuator.decode(words, probabilities, whole=whole)
-            finally:
-                decoding.LINE_RULES = LINE_RULES
+            with_rule, without_rule = (
+                decode_lines(words, probabilities, punctuator.names, punctuator.tasks, punctuator.decode_config,
+                             punctuator.case_forms, whole, rules=rules) for rules in (LINE_RULES, without))
             print(f"{name}: with {scores(instances, with_rule)}\n{name}: without {scores(instances, without_rule)}")
     except (InputError, ModelLoadError) as err:
         print(f"error: {err}", file=sys.stderr)

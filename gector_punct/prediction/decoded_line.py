@@ -87,7 +87,6 @@ def decide(line: Line, rules: tuple[Callable[[Line], Line], ...]) -> Line:
     return line
 
 
-
 # per word and tag: the same ones come back again and again
 constrained = lru_cache(maxsize=1 << 16)(constrain)
 

@@ -15,6 +15,7 @@ of the whole line; ``line_rules`` says what each does and where ``given`` holds)
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -181,13 +182,16 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
 def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, names: dict[str, list[str]],
                  tasks: frozenset[str], config: DecodeConfig, case_forms: CaseForms | None = None,
                  whole: bool = False, deletions: list[list[bool]] | None = None,
-                 given: list[list[Tag]] | None = None, opens: bool = False) -> list[list[Tag]]:
-    """Each line's tags: its ``line_evidence`` through ``line_rules.LINE_RULES`` (``WORD_RULES`` alone
-    without ``punc``). ``whole``: each line is a whole utterance (``close_utterance``); ``opens``: each line
-    begins one (``open_utterance``: a stream's window at an utterance's start); ``deletions`` (per line, per
-    word): which words go, whatever the tasks; ``given`` (per line): the tags of its first words, kept."""
+                 given: list[list[Tag]] | None = None, opens: bool = False,
+                 rules: tuple[Callable[[Line], Line], ...] | None = None) -> list[list[Tag]]:
+    """Each line's tags: its ``line_evidence`` through ``rules`` (default ``line_rules.LINE_RULES``,
+    ``WORD_RULES`` alone without ``punc``; ``utils/rule_ablation.py`` leaves one out). ``whole``: each line
+    is a whole utterance (``close_utterance``); ``opens``: each line begins one (``open_utterance``: a
+    stream's window at an utterance's start); ``deletions`` (per line, per word): which words go, whatever
+    the tasks; ``given`` (per line): the tags of its first words, kept."""
     reading = Reading(tasks, config, case_forms, whole, opens)
-    rules = LINE_RULES if "punc" in tasks else WORD_RULES
+    if rules is None:
+        rules = LINE_RULES if "punc" in tasks else WORD_RULES
     evidence = line_evidence(word_lines, probabilities, names, tasks, config)
     return [decide(Line.start(words, evidence[n], reading, given[n] if given else None,
                               deletions[n] if deletions is not None else None), rules).tags

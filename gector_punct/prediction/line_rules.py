@@ -64,7 +64,6 @@ def _tag(punct: str, case: str) -> Tag:
     return Tag.from_labels(punct, case)
 
 
-
 @lru_cache(maxsize=1 << 16)
 def _context_after(word: str, tag: Tag) -> int:
     """The mark context the word gives the next one, written as ``tag`` says (``tags.mark_context``)."""

@@ -13,8 +13,21 @@ from gector_punct.prediction.decoded_line import Line, closed_sentences, constra
 from gector_punct.text.repeats import core as _core
 from gector_punct.text.speech import (ADDRESSEES, SUBJECTS, WAKE_WORDS, asks, asks_for_any, greeting_length, inversion, inverted, is_english,
                                       subordinate)
-from gector_punct.text.tags import PAUSE_CONTEXT
+from gector_punct.text.tags import PAUSE_CONTEXT, Tag
 from gector_punct.text.units import narrow_marks, split_edges
+
+
+def _marked_inside(words: list[str], tags: list[Tag], span: list[int]) -> list[int]:
+    """The places ``i`` in a sentence's ``span`` (its last word apart) after which a mark stands, the tags' or
+    the input's: where its clauses part (``Lisa, do you``)."""
+    return [i for i, k in enumerate(span[:-1]) if tags[k].append or split_edges(words[k])[2]]
+
+
+def _join_with_comma(line: Line, tags: list[Tag], end: int, after: int) -> None:
+    """``tags`` with word ``end``'s sentence mark turned into a comma, and word ``after``, the next kept one,
+    in the case the model gives it after a comma (``Evidence.case``)."""
+    tags[end] = replace(tags[end], append=",")
+    tags[after] = constrained(line.words[after], replace(tags[after], case=line.evidence.case[after][PAUSE_CONTEXT]))
 
 
 def greet_with_commas(line: Line) -> Line:
@@ -40,8 +53,7 @@ def greet_with_commas(line: Line) -> Line:
             continue
         if len(span) != n and not (len(span) == n + 1 and (is_name(line, end) or _core(words[end]) in ADDRESSEES)):
             continue
-        out[end] = replace(out[end], append=",")
-        out[after] = constrained(words[after], replace(out[after], case=line.evidence.case[after][PAUSE_CONTEXT]))
+        _join_with_comma(line, out, end, after)
     return line.retagged(out)
 
 
@@ -60,7 +72,7 @@ def plain_statements(line: Line) -> Line:
         return line
     for span in closed_sentences(words, out):
         end, cores = span[-1], [_core(words[k]) for k in span]
-        starts = [0] + [i + 1 for i, k in enumerate(span[:-1]) if out[k].append or split_edges(words[k])[2]]
+        starts = [0] + [i + 1 for i in _marked_inside(words, out, span)]
         if "?" in narrow_marks(out[end].append) and line.evidence.asking[end] < SURE_QUESTION \
                 and not any(asks(cores[i:]) for i in starts):
             out[end] = replace(out[end], append=narrow_marks(out[end].append).replace("?", "."))
@@ -83,7 +95,7 @@ def ask_inverted_questions(line: Line) -> Line:
         if not line.reading.whole and (span[-1] == kept[-1] or (span[0] == kept[0] and not line.reading.opens)):
             continue  # a line cut anywhere may begin and end inside a sentence
         end, cores = span[-1], [_core(words[k]) for k in span]
-        pauses = [i for i, k in enumerate(span[:-1]) if out[k].append or split_edges(words[k])[2]]
+        pauses = _marked_inside(words, out, span)
         opens = 0 if inverted(cores) or asks_for_any(cores) else \
             1 if pauses[:1] == [0] and _asks_after_name(cores[1:]) else None
         if opens is None or narrow_marks(out[end].append)[-1:] != "." or len(cores[-1]) == 1 or \
@@ -115,11 +127,9 @@ def join_subordinate_clauses(line: Line) -> Line:
         if after is None or after < len(line.given) or narrow_marks(out[end].append) != "." or \
                 (span[0] == kept[0] and not (line.reading.whole or line.reading.opens)):
             continue
-        if any(out[k].append or split_edges(words[k])[2] for k in span[:-1]) or \
-                not subordinate([_core(words[k]) for k in span], SUBORDINATE_WORDS):
+        if _marked_inside(words, out, span) or not subordinate([_core(words[k]) for k in span], SUBORDINATE_WORDS):
             continue
-        out[end] = replace(out[end], append=",")
-        out[after] = constrained(words[after], replace(out[after], case=line.evidence.case[after][PAUSE_CONTEXT]))
+        _join_with_comma(line, out, end, after)
     return line.retagged(out)
 
 

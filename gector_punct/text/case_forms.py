@@ -84,6 +84,9 @@ class CaseForms:
         self.forms = forms
         self.apps = listed_apps() if apps is None else apps  # lower-case word -> the app's name
         self.names = listed_names() if names is None else names  # lower-case words -> the name's words
+        self._names_from: dict[str, list[tuple[str, ...]]] = defaultdict(list)  # first word -> keys, longest first
+        for key in sorted(self.names, key=len, reverse=True):
+            self._names_from[key[0]].append(key)
 
     @classmethod
     def count(cls, lines, min_count: int = 5) -> CaseForms:
@@ -137,16 +140,16 @@ class CaseForms:
         sentence start); the longest name first where two begin at one word."""
         out, i = list(tags), 0
         while i < len(kept):
-            found = next((n for n in range(MAX_NAME_WORDS, 1, -1) if i + n <= len(kept)
-                          and tuple(cores[k] for k in kept[i:i + n]) in self.names), 0)
-            if not found:
+            keys = self._names_from.get(cores[kept[i]])  # most words begin no name: nothing more to read
+            following = tuple(cores[k] for k in kept[i:i + MAX_NAME_WORDS]) if keys else ()
+            key = next((key for key in keys if following[:len(key)] == key), None) if keys else None
+            if key is None:
                 i += 1
                 continue
-            name = self.names[tuple(cores[k] for k in kept[i:i + found])]
-            for k, form in zip(kept[i:i + found], name):
+            for k, form in zip(kept[i:i + len(key)], self.names[key]):
                 form = capitalize(form) if starts[k] and form == form.lower() else form
                 out[k] = replace(tags[k], case=case_tag(cores[k], form), acronym=False)
-            i += found
+            i += len(key)
         return out
 
     def _known(self, core: str, before: str | None, after: str | None) -> CaseForm | None:

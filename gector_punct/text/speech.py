@@ -57,6 +57,12 @@ def _head(core: str) -> str:
     return core.split("'")[0] if "'" in core and not core.endswith("n't") else core
 
 
+def after_lead_ins(words: list[str]) -> int:
+    """Where a sentence's words (no empty ones) begin after their lead-ins (``LEAD_INS``: ``and``, ``so``,
+    ``well``); ``len(words)`` when all are lead-ins."""
+    return next((k for k, w in enumerate(words) if w not in LEAD_INS), len(words))
+
+
 def asks(cores: list[str]) -> bool:
     """Whether an English sentence's words ask (module docstring)."""
     words = [c for c in cores if c]
@@ -64,7 +70,7 @@ def asks(cores: list[str]) -> bool:
         return False
     if len(words) == 1:
         return words[0] in ONE_WORD_QUESTIONS
-    start = next((k for k, w in enumerate(words) if w not in LEAD_INS), len(words))
+    start = after_lead_ins(words)
     opener = _head(words[start]) if start < len(words) else ""
     if opener in QUESTION_WORDS or opener in AUXILIARIES or opener in OPENING_ASKERS:
         return True
@@ -95,7 +101,7 @@ def inversion(words: list[str]) -> int | None:
     word: ``what's``) or, after what, which, whose or how, one word on (``what time does``, ``how much does``;
     ``when people are`` opens a clause), unless a form of ``be`` follows (``what's interesting is``, ``what is
     needed is``: a statement). None where they do not."""
-    start = next((k for k, w in enumerate(words) if w not in LEAD_INS), len(words))
+    start = after_lead_ins(words)
     if start >= len(words) - 1:
         return None
     first, rest = words[start], words[start + 1:]
@@ -126,7 +132,7 @@ def asks_for_any(cores: list[str]) -> bool:
     questions``, ``any other comments before we move on`` (``ASKED_FOR`` within two words of ``any``, no
     auxiliary after it: ``any feedback is welcome`` is a statement)."""
     words = [c for c in cores if c]
-    start = next((k for k, w in enumerate(words) if w not in LEAD_INS), len(words))
+    start = after_lead_ins(words)
     if start >= len(words) or words[start] != "any":
         return False
     noun = next((k for k in range(start + 1, min(start + 3, len(words))) if words[k] in ASKED_FOR), None)
