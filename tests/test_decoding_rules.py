@@ -251,3 +251,25 @@ def test_a_spanish_line_opens_the_question_its_closing_mark_asks():
     probs[DETECT_HEAD.name][0] = np.array([0.0, 1.0])
     (tags,) = decode_lines([words], probs, names, frozenset({"punc"}), DecodeConfig(), whole=True)
     assert apply_tags(words, tags) == "¿Qué? ¿Cuánto cuesta?"
+
+
+def test_a_written_line_takes_no_mark_its_writer_left_out():
+    """Restored text given again came back changed (``the way the court applied. The Second Amendment``): the
+    first pass's marks changed the context of a word it had left unmarked. A line that opens with a capital,
+    ends with a sentence mark and whose marks are at least ``written`` complete is its writer's; a line with
+    few of the marks the model expects (``milk eggs and bread``), a lower-case one, or one open at its end
+    still takes them, and so does every line with the rule off."""
+    comma = Tag(append=",").punct
+
+    def restored(text, rows, config=DecodeConfig()):
+        words = text.split()
+        (tags,) = decode_lines([words], scripted_probabilities(rows), NAMES, frozenset({"punc"}), config)
+        return apply_tags(words, tags)
+
+    wants_one = [KEEP, comma, KEEP, KEEP]  # 2 marks given, 1 expected: 2/3 complete
+    assert restored("So, we went home.", wants_one) == "So, we went home."
+    assert restored("So, we went home.", wants_one, DecodeConfig(written=1.1)) == "So, we, went home."
+    assert restored("so, we went home.", wants_one) == "so, we, went home."
+    assert restored("So, we went home", wants_one) == "So, we, went home"
+    assert restored("We bought milk eggs and bread.", [KEEP, KEEP, comma, comma, KEEP, KEEP]) == \
+        "We bought milk, eggs, and bread."  # 1 given, 2 expected: 1/3 complete

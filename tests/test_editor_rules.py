@@ -6,12 +6,13 @@ import numpy as np
 from gector_punct.model.config import DecodeConfig
 from gector_punct.prediction.decoding import closing_columns
 from gector_punct.prediction.decoded_line import decide
-from gector_punct.prediction.line_rules import LINE_RULES, WORD_RULES, close_utterance, join_spoken_numbers, pair_questions
-from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_subordinate_clauses,
-                                                    plain_statements)
+from gector_punct.prediction.line_rules import (LINE_RULES, WORD_RULES, close_utterance, join_after_addresses,
+                                                join_spoken_numbers, pair_questions)
+from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_question_fragments,
+                                                    join_subordinate_clauses, plain_statements, thank_with_commas)
 from gector_punct.text.sentences import trails_off
 from gector_punct.text.speech import asks, asks_for_any, greeting_length, inverted, is_english, subordinate
-from gector_punct.text.tags import CAPITAL, KEEP, MARK_CONTEXTS, PAUSE_CONTEXT, Tag
+from gector_punct.text.tags import CAPITAL, KEEP, MARK_CONTEXTS, NONE_CONTEXT, PAUSE_CONTEXT, Tag
 from test_decoding_rules import line_of, written
 
 CAP = Tag(case=CAPITAL)
@@ -259,3 +260,92 @@ def test_a_question_that_asks_for_any_takes_a_question_mark():
     tags = [CAP, Tag(), Tag(), Tag(append=".")]
     assert written(ask_inverted_questions(line_of(words, tags, whole=True))) == "Any feedback is welcome."
     assert asks_for_any(["so", "any", "other", "comments"]) and not asks_for_any(["any", "time", "you", "want"])
+
+
+NO_CASE = (KEEP,) * len(MARK_CONTEXTS)
+
+
+def test_greetings_of_other_languages_take_their_commas():
+    """``ciao come stai oggi`` gave ``Ciao come stai?``, ``bonjour à tous merci d'être venus`` ``Bonjour à
+    tous. Merci d'être venus.``: a greeting left unmarked before the rest of its sentence, or ended with ``.``
+    before a thanks, is set off with a comma. A greeting that is a noun too, a wake word or a name after the
+    greeting, and a greeting's ``.`` before anything but a thanks stay."""
+    def greeted(text, tags, case=None):
+        words = text.split()
+        return written(greet_with_commas(line_of(words, tags, case=case or [NO_CASE] * len(words))))
+
+    assert greeted("ciao come stai", [CAP, Tag(), Tag(append="?")]) == "Ciao, come stai?"
+    assert greeted("bonjour à tous merci d'être venus", [CAP, Tag(), Tag(append="."), CAP, Tag(), Tag(append=".")]) \
+        == "Bonjour à tous, merci d'être venus."
+    assert greeted("good morning everyone thank you", [CAP, Tag(), Tag(append="."), CAP, Tag(append=".")]) \
+        == "Good morning everyone, thank you."
+    assert greeted("morning is the best time", [CAP, Tag(), Tag(), Tag(), Tag(append=".")]) \
+        == "Morning is the best time."
+    assert greeted("hey siri set a timer", [CAP, CAP, Tag(), Tag(), Tag(append=".")]) == "Hey Siri set a timer."
+    assert greeted("hello john how are you", [CAP, CAP, Tag(), Tag(), Tag(append="?")]) == "Hello John how are you?"
+    assert greeted("buongiorno a tutti iniziamo", [CAP, Tag(), Tag(append="."), CAP]) == "Buongiorno a tutti. Iniziamo"
+
+
+def test_a_thanks_said_alone_joins_the_sentence_before():
+    """``io sto bene grazie`` gave ``Io sto bene. Grazie.``: a one-word thanks after a short reply closed with
+    ``.`` joins it with a comma, lower-case. A thanks after a longer sentence, a question or another thanks
+    (``Merci beaucoup. Merci.``), one after a fragment's first sentence (not known to start there: ``...
+    l'intérêt général. Merci.``) and an English one (``I bought it. Thanks.``) stay."""
+    def thanked(text, tags, whole=True):
+        words = text.split()
+        return written(thank_with_commas(line_of(words, tags, case=[NO_CASE] * len(words), whole=whole)))
+
+    reply = [CAP, Tag(), Tag(append="."), Tag(case=CAPITAL, append=".")]
+    assert thanked("io sto bene grazie", reply) == "Io sto bene, grazie."
+    assert thanked("io sto bene grazie", reply, whole=False) == "Io sto bene. Grazie."
+    assert thanked("non merci", [Tag(case=CAPITAL, append="."), Tag(case=CAPITAL, append=".")]) == "Non, merci."
+    assert thanked("i bought it thanks", [CAP, Tag(), Tag(append="."), CAP]) == "I bought it. Thanks"  # English
+    assert thanked("sei sicuro grazie", [CAP, Tag(append="?"), Tag(case=CAPITAL, append=".")]) \
+        == "Sei sicuro? Grazie."
+    assert thanked("merci beaucoup merci", [CAP, Tag(append="."), Tag(case=CAPITAL, append=".")]) \
+        == "Merci beaucoup. Merci."
+    assert thanked("pour le projet du tramway merci", [CAP] + [Tag()] * 3 + [Tag(append="."), CAP]) \
+        == "Pour le projet du tramway. Merci"
+
+
+def test_a_one_word_fragment_joins_the_question_its_mark_spread_from():
+    """``come stai oggi`` gave ``Come stai? Oggi?``: an unsure one-word ``?`` sentence after a question is its
+    last word (Spanish: without a ``¿`` of its own). A sure one, a word that asks alone (``Perché?``), a name
+    (``Parigi? Londra?``) and an English line's (mostly the next sentence's start) stay."""
+    asked = Tag(append="?")
+
+    def joined(text, tags, asking, case=None):
+        words = text.split()
+        line = line_of(words, tags, asking=asking, case=case or [NO_CASE] * len(words))
+        return written(join_question_fragments(line))
+
+    tags = [CAP, asked, Tag(case=CAPITAL, append="?")]
+    assert joined("come stai oggi", tags, [0.0, 0.6, 0.3]) == "Come stai oggi?"
+    assert joined("come stai oggi", tags, [0.0, 0.6, 0.9]) == "Come stai? Oggi?"
+    assert joined("lo sai perché", tags, [0.0, 0.6, 0.3]) == "Lo sai? Perché?"
+    name = tuple(CAPITAL if c == NONE_CONTEXT else KEEP for c in range(len(MARK_CONTEXTS)))
+    assert joined("vai parigi londra", tags, [0.0, 0.6, 0.3], case=[NO_CASE, NO_CASE, name]) == "Vai parigi? Londra?"
+    assert joined("what about boy", tags, [0.0, 0.6, 0.3]) == "What about? Boy?"  # English: plain_statements
+    spanish = [Tag(prepend="¿", case=CAPITAL), Tag(append="?"), Tag(prepend="¿", case=CAPITAL, append="?")]
+    assert joined("vienes hoy mañana", spanish, [0.0, 0.6, 0.3]) == "¿Vienes hoy mañana?"
+
+
+def test_an_unsure_sentence_end_after_an_address_goes():
+    """``send your questions to support@acme-insurance.com and we'll get back to you`` gave ``...insurance.com.
+    And we'll get back``: after an address the line goes on from, a sentence end below ``SURE_SENTENCE_END``
+    goes and the next word takes its case after no mark. A sure one, one at the line's end and the input's own
+    stay."""
+    words = "write to support@acme.com and we'll answer".split()
+    tags = [CAP, Tag(), Tag(append="."), CAP, Tag(), Tag(append=".")]
+    case = [NO_CASE] * len(words)
+
+    def joined(words, sure):
+        return written(join_after_addresses(line_of(words, tags, case=case, sentence_end=[0, 0, sure, 0, 0, 0.9])))
+
+    assert joined(words, 0.55) == "Write to support@acme.com and we'll answer."
+    assert joined(words, 0.9) == "Write to support@acme.com. And we'll answer."
+    own = line_of(["write", "to", "support@acme.com."] + words[3:], [CAP, Tag(), Tag()] + tags[3:], case=case,
+                  sentence_end=[0, 0, 0.55, 0, 0, 0.9])
+    assert written(join_after_addresses(own)) == "Write to support@acme.com. And we'll answer."
+    last = line_of(words[:3], tags[:3], case=case[:3], sentence_end=[0, 0, 0.55])
+    assert written(join_after_addresses(last)) == "Write to support@acme.com."

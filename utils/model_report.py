@@ -8,7 +8,9 @@ Reports (all on preprocessed dev files, whose gold tags are the reference):
 * TED punctuation per class (COMMA, PERIOD, QUESTION, micro-average), each line predicted on its own,
   and the whole dev part as one stream (windowed) — as a transcript would arrive;
 * case (non-lower-case words) and sentence boundaries on the cased dev file, given as lower-case lines;
-* idempotence: the share of words whose tag is not $KEEP when the model runs on its own output;
+* idempotence: the share of words whose tag is not $KEEP when the model runs on its own output, the cased
+  dev lines read as utterances (predict.py's default: restored lines are taken as written, ``DecodeConfig.
+  written``) and as fragments (--fragments: a piece of a stream cut anywhere is not read as written);
 * consistency of case and punctuation on both dev outputs (``evaluation.consistency``): lower-case words
   after . ? !, capitalised common words after a comma or no mark, lines with an unbalanced quote;
 * with --edges, the cased dev file as one stream, and its lines with each line's first-word case and
@@ -105,15 +107,25 @@ def stream_scores(punctuator: Punctuator, instances: list[Instance], decode: Dec
     return score_tags([stream], tags)
 
 
+def idempotence(punctuator: Punctuator, instances: list[Instance], tags: list, decode: DecodeConfig,
+                whole: bool) -> float:
+    """The share of words (%) that take an edit when the lines, restored as ``tags`` say, are read again the
+    same way (``whole``: as utterances, predict.py's default; else as fragments, its --fragments)."""
+    restored = [[form for form in written_forms(i.words, t) if form is not None] for i, t in zip(instances, tags)]
+    again = punctuator.decode(restored, punctuator.probabilities(restored), decode, whole=whole)
+    changed = sum(t.is_edit for line in again for t in line)
+    return 100 * changed / max(1, sum(len(r) for r in restored))
+
+
 def report(dev: DevSets, decode: DecodeConfig, truecase: bool) -> dict:
     """Every figure of the model card under ``decode``."""
     out: dict = {}
     out["ted_lines"], out["cased_lines"], cased_tags = dev.scores(decode)
     out["ted_stream"] = stream_scores(dev.punctuator, dev.ted, decode)
-    restored = [[form for form in written_forms(i.words, tags) if form is not None] for i, tags in zip(dev.cased, cased_tags)]
-    again = dev.punctuator.decode(restored, dev.punctuator.probabilities(restored), decode)
-    changed = sum(t.is_edit for tags in again for t in tags)
-    out["idempotence_changed_words_pct"] = 100 * changed / max(1, sum(len(r) for r in restored))
+    out["idempotence_changed_words_pct"] = idempotence(dev.punctuator, dev.cased, cased_tags, decode, whole=False)
+    whole_tags = dev.punctuator.decode([i.words for i in dev.cased], dev.cased_probs, decode, whole=True)
+    out["idempotence_utterances_changed_words_pct"] = idempotence(dev.punctuator, dev.cased, whole_tags, decode,
+                                                                  whole=True)
     ted_tags, _ = dev.tags(decode)
     out["consistency"] = {"ted_lines": consistency(dev.ted, ted_tags), "cased_lines": consistency(dev.cased, cased_tags)}
     if truecase:
@@ -203,7 +215,9 @@ def main(argv=None) -> int:
                  "truecase_baseline"] + extra_names:
         if name in results:
             print(f"\n== {name}\n{format_report(results[name])}")
-    print(f"\nidempotence: {results['idempotence_changed_words_pct']:.2f}% of words change on a second pass")
+    print(f"\nidempotence: {results['idempotence_utterances_changed_words_pct']:.2f}% of words change on a second "
+          f"pass (lines read as utterances, predict.py's default), {results['idempotence_changed_words_pct']:.2f}% "
+          f"(read as fragments, --fragments)")
     for name, counts in results["consistency"].items():
         print(f"consistency on {name}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     if args.json:

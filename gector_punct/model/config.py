@@ -75,6 +75,10 @@ class DecodeConfig:
     whatever the marks' share of the rest. A ``!`` the tagger chooses stays only when the word's labels with
     ``!`` are at least ``exclamation`` probable together, else it becomes ``.`` (a model trained on sitcom
     dialogue shouts more than a transcript's editor does; the IWSLT scores count both as PERIOD).
+    A line that opens with a capital, ends with a sentence mark and whose marks are at least ``written``
+    complete (``decoding.written``: the marks it has over those and the marks the model expects still
+    missing) is taken as its writer's finished text: the tagger adds no mark to it, so restored text given
+    again comes back as it was (above 1: off).
     """
 
     additional_confidence: float = 0.0
@@ -83,6 +87,7 @@ class DecodeConfig:
     question_opening: float = 0.5
     deletion_threshold: float = 0.5
     exclamation: float = 0.0
+    written: float = 0.5
 
     @classmethod
     def neutral(cls) -> DecodeConfig:

@@ -1,7 +1,7 @@
 """One line on its way through the decoding's rules (``line_rules``, ``sentence_rules``): ``Reading`` (how
 the lines of a call are read), ``Evidence`` (what the model says of each word), ``Line`` (words, tags so far,
 the given words' tags) and ``decide`` (a line through rules in order); and what several rules read of a line:
-``closed_sentences`` (the sentences its tags close), ``is_name`` (a word written as a name) and
+``closed_sentences`` (the sentences its tags close), ``is_name`` and ``known_name`` (a word written as a name) and
 ``constrained`` (a tag limited to what its word allows, cached).
 """
 from __future__ import annotations
@@ -108,6 +108,12 @@ def closed_sentences(words: list[str], tags: list[Tag]) -> list[list[int]]:
 
 def is_name(line: Line, k: int) -> bool:
     """Whether word ``k`` is written as a name: the tags give it a capital, or the case forms know it as one."""
-    forms, core = line.reading.case_forms, _core(line.words[k])
-    known = forms.forms.get(core) if forms else None
-    return not starts_lower(line.tags[k].apply(line.words[k])) or (known is not None and known.share >= NAME_SHARE)
+    return not starts_lower(line.tags[k].apply(line.words[k])) or known_name(line, k)
+
+
+def known_name(line: Line, k: int) -> bool:
+    """Whether the case forms know word ``k`` as a name (written with a capital at least ``NAME_SHARE`` of
+    the time)."""
+    forms = line.reading.case_forms
+    known = forms.forms.get(_core(line.words[k])) if forms else None
+    return known is not None and known.share >= NAME_SHARE

@@ -24,11 +24,11 @@ import numpy as np
 from gector_punct.model.config import DecodeConfig
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 from gector_punct.prediction.decoded_line import Evidence, Line, Reading, decide
-from gector_punct.prediction.line_rules import INVERTED_QUESTION, LINE_RULES, SENTENCE_MARKS, WORD_RULES
+from gector_punct.prediction.line_rules import LINE_RULES, SENTENCE_MARKS, WORD_RULES
 from gector_punct.text.case_forms import CaseForms
-from gector_punct.text.sentences import trails_off
+from gector_punct.text.sentences import INVERTED_QUESTION, ends_sentence, trails_off
 from gector_punct.text.tags import DELETE, KEEP, Tag
-from gector_punct.text.units import narrow_marks
+from gector_punct.text.units import narrow_marks, split_edges
 
 Probabilities = dict[str, np.ndarray]  # head name -> per-word probabilities, float32 (see the module docstring)
 NO_EDIT = {PUNCT_HEAD.name: KEEP, CASE_HEAD.name: KEEP, DETECT_HEAD.name: "CORRECT"}  # per head: "leave it"
@@ -104,6 +104,26 @@ def closing_columns(punct_names: list[str]) -> list[int]:
                   if not trails_off(narrow_marks(Tag.parse(punct_names[j]).append)))
 
 
+def completeness(words: list[str], added: list[float]) -> float:
+    """How complete a line's marks are: its words with marks of their own after them (the input's), over
+    those and the marks the model expects still missing (per word without, ``added``: the probability of its
+    labels that add a mark, summed); 0 for a line with no mark."""
+    given = sum(1 for w in words if split_edges(w)[2])
+    if not given:
+        return 0.0
+    return given / (given + sum(p for w, p in zip(words, added) if not split_edges(w)[2]))
+
+
+def written(words: list[str], added: list[float], threshold: float) -> bool:
+    """Whether a line reads as its writer's finished text: it opens with a capital, ends with a sentence mark
+    and its marks are at least ``threshold`` complete (``completeness``). Restored text is (99% of the dev
+    lines at 0.5); a transcript given 30% or 70% of its marks rarely is (it seldom both opens and closes a
+    sentence), and neither is a sentence whose commas were left out (``milk eggs and bread``)."""
+    first = next((split_edges(w)[1] for w in words if any(ch.isalpha() for ch in w)), "")
+    return bool(words) and first[:1].isupper() and ends_sentence(split_edges(words[-1])[2]) \
+        and completeness(words, added) >= threshold
+
+
 def likeliest_marks(marks: dict[str, np.ndarray]) -> list[str]:
     """Per word, its likeliest sentence mark from each mark's probability (``_summed`` over its
     ``sentence_mark_columns``); the first of equals in . ? ! order."""
@@ -153,7 +173,8 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
                   tasks: frozenset[str], config: DecodeConfig) -> list[Evidence]:
     """Per line, what the probabilities say of its words (``decoded_line.Evidence``): each word's likeliest
     labels (``likeliest``: GECToR's ``additional_confidence`` added to the punctuation head's ``$KEEP``,
-    ``case_bias`` to the case head's, ``min_error_probability`` the bar) and the probabilities the rules read."""
+    ``case_bias`` to the case head's, ``min_error_probability`` the bar; ``$KEEP`` throughout a line whose marks
+    read as written: ``written``) and the probabilities the rules read."""
     punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
     punct_p, case_p = probabilities[PUNCT_HEAD.name], probabilities[CASE_HEAD.name]
     at = label_columns(tuple(punct_names), tuple(case_names), tuple(names[DETECT_HEAD.name]))
@@ -162,14 +183,19 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
                                                  columns.get(PUNCT_HEAD.name, []), threshold).tolist()]
     case_labels = _row_labels(likeliest(case_p, at.case_keep, config.case_bias, columns.get(CASE_HEAD.name, []),
                                         threshold), case_names)
+    bounds = [0]
+    for words in word_lines:
+        bounds.append(bounds[-1] + len(words))
+    if PUNCT_HEAD.name in columns:
+        added = _summed(punct_p, columns[PUNCT_HEAD.name]).tolist()
+        for words, start, end in zip(word_lines, bounds, bounds[1:]):
+            if written(words, added[start:end], config.written):  # the writer's: the tagger adds no mark
+                labels[start:end] = [KEEP] * (end - start)
     error = probabilities[DETECT_HEAD.name][:, at.incorrect].tolist()
     delete = punct_p[:, at.delete].tolist() if at.delete is not None else None
     marks = {mark: _summed(punct_p, cols) for mark, cols in at.sentence_marks.items()}
     sentence_end = _summed(punct_p, at.closing).tolist()
     exclaim, opening, asking = marks["!"].tolist(), _summed(punct_p, at.question_opening).tolist(), marks["?"].tolist()
-    bounds = [0]
-    for words in word_lines:
-        bounds.append(bounds[-1] + len(words))
     last = np.array([end - 1 for start, end in zip(bounds, bounds[1:]) if end > start], dtype=np.int64)
     last_marks = iter(likeliest_marks({mark: sums[last] for mark, sums in marks.items()}))
     return [Evidence(labels[start:end], case_labels[start:end], error[start:end],

@@ -13,8 +13,9 @@ with ``punc`` off (case and marks are ``punc``'s part: with it off, no rule may 
    the word allows (``existing``), and the case of the context the word before gives as written. A line
    below the gate keeps its tags so far: its deletions stay (the gate is about marks and case).
 3. ``open_utterance`` and ``close_utterance`` (a whole utterance, or a stream's window that begins one),
-   ``greet_with_commas``, ``temper_exclamations``, the English sentence rules (``sentence_rules``:
-   ``plain_statements``, ``ask_inverted_questions``, ``join_subordinate_clauses``), ``join_spoken_numbers``,
+   ``greet_with_commas``, ``temper_exclamations``, the sentence rules (``sentence_rules``:
+   ``join_question_fragments``, ``plain_statements``, ``ask_inverted_questions``, ``join_subordinate_clauses``,
+   ``thank_with_commas``), ``join_spoken_numbers``, ``join_after_addresses``,
    ``chinese_questions``, ``pair_questions`` (they need the sentence ends, known from here on),
    ``capitalise_sentences``, ``write_case_forms``.
 
@@ -29,18 +30,17 @@ from dataclasses import replace
 from functools import lru_cache
 
 from gector_punct.prediction.decoded_line import Line, constrained
-from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_subordinate_clauses,
-                                                    plain_statements)
+from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_question_fragments,
+                                                    join_subordinate_clauses, plain_statements, thank_with_commas)
 from gector_punct.text.alignment import PAUSE_MARKS
-from gector_punct.text.existing import QUOTE_PAIRS, pair_added_quotes
+from gector_punct.text.existing import QUOTE_PAIRS, pair_added_quotes, word_kind
 from gector_punct.text.repeats import core as _core, repeated_words
-from gector_punct.text.sentences import ELLIPSES, ends_sentence
+from gector_punct.text.sentences import ELLIPSES, INVERTED_QUESTION, ends_sentence
 from gector_punct.text.speech import MONTHS, SPANISH_QUESTION_WORDS, code_letter, spoken_numbers
-from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, START_CONTEXT, Tag, capitalise_sentence_starts,
+from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, NONE_CONTEXT, START_CONTEXT, Tag, capitalise_sentence_starts,
                                     mark_context)
 from gector_punct.text.units import narrow_marks, split_edges, starts_lower
 
-INVERTED_QUESTION = "¿"
 SENTENCE_MARKS = ".?!"
 
 
@@ -175,6 +175,24 @@ def join_spoken_numbers(line: Line) -> Line:
     return line.retagged(out)
 
 
+def join_after_addresses(line: Line) -> Line:
+    """An e-mail address or a URL (``existing.word_kind``) is an odd token to the encoder, and the model's
+    sentence end after one is often its unease (``support@acme-insurance.com. And we'll get back``): a
+    sentence end the tags put after an address that the line goes on from stays only where it is
+    ``SURE_SENTENCE_END`` probable; elsewhere the address takes no mark and the next word the case the model
+    gives it with no mark before (``support@acme-insurance.com and we'll``). The input's marks stay."""
+    words, out = line.words, list(line.tags)
+    kept = [k for k, t in enumerate(out) if not t.deletes]
+    for k, after in zip(kept, kept[1:]):
+        if word_kind(words[k]) not in ("email", "url") or split_edges(words[k])[2] or k < len(line.given) \
+                or not ends_sentence(narrow_marks(out[k].append)) \
+                or line.evidence.sentence_end[k] >= SURE_SENTENCE_END:
+            continue
+        out[k] = replace(out[k], append="")
+        out[after] = constrained(words[after], replace(out[after], case=line.evidence.case[after][NONE_CONTEXT]))
+    return line.retagged(out)
+
+
 QUESTION_PARTICLES = "吗呢"
 # A-not-A forms. Question words (什么, 怎么, 几, 谁 ...) are left to the model: as often indefinite as asking
 # (没有什么, 几个人), they cost the zh dev set's QUESTION F1 (models/multilingual/README.md).
@@ -245,7 +263,7 @@ def write_case_forms(line: Line) -> Line:
 WORD_RULES = (delete_disfluencies, decide_words)
 # greet_with_commas reads the tagger's own ! (a greeting it exclaims), so it comes before temper_exclamations.
 LINE_RULES = WORD_RULES + (open_utterance, close_utterance, greet_with_commas, temper_exclamations,
-                           plain_statements, ask_inverted_questions, join_subordinate_clauses,
-                           join_spoken_numbers, chinese_questions,
+                           join_question_fragments, plain_statements, ask_inverted_questions, join_subordinate_clauses,
+                           thank_with_commas, join_spoken_numbers, join_after_addresses, chinese_questions,
                            pair_questions, capitalise_sentences, write_case_forms)
 

@@ -1,19 +1,23 @@
-"""The decoding's rules for English sentences, each a pure function ``Line -> Line`` (``decoded_line``) run in
-``line_rules.LINE_RULES``' order, on lines with an English word (``speech.is_english``) and the sentence ends
-their tags close (``decoded_line.closed_sentences``): a greeting set off with a comma (``greet_with_commas``),
-a ``?`` on a sentence that does not ask turned to ``.`` (``plain_statements``), a ``.`` on a sentence whose
-word order asks turned to ``?`` (``ask_inverted_questions``), a subordinate clause joined to the sentence after
-it (``join_subordinate_clauses``). The words they read are ``text.speech``'s.
+"""The decoding's rules for sentences, each a pure function ``Line -> Line`` (``decoded_line``) run in
+``line_rules.LINE_RULES``' order on the sentence ends the tags close (``decoded_line.closed_sentences``). In
+every language read (en, fr, it, es, de): a greeting set off with a comma (``greet_with_commas``); in the
+others: a thanks said alone joined to the short reply before it (``thank_with_commas``), a one-word
+fragment the model's ``?`` spread to joined to its question (``join_question_fragments``). On lines with an English word
+(``speech.is_english``): a ``?`` on a sentence that does not ask turned to ``.`` (``plain_statements``), a ``.``
+on a sentence whose word order asks turned to ``?`` (``ask_inverted_questions``), a subordinate clause joined
+to the sentence after it (``join_subordinate_clauses``). The words they read are ``text.speech``'s.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from gector_punct.prediction.decoded_line import Line, closed_sentences, constrained, is_name
+from gector_punct.prediction.decoded_line import Line, closed_sentences, constrained, is_name, known_name
 from gector_punct.text.repeats import core as _core
-from gector_punct.text.speech import (ADDRESSEES, SUBJECTS, WAKE_WORDS, asks, asks_for_any, greeting_length, inversion, inverted, is_english,
-                                      subordinate)
-from gector_punct.text.tags import PAUSE_CONTEXT, Tag
+from gector_punct.text.sentences import INVERTED_QUESTION
+from gector_punct.text.speech import (ADDRESSEES, GREETING_LINKS, NOUN_GREETINGS, OTHER_ONE_WORD_QUESTIONS, SUBJECTS,
+                                      THANKING, THANKS, WAKE_WORDS, addressee_length, asks, asks_for_any,
+                                      greeting_length, inversion, inverted, is_english, subordinate)
+from gector_punct.text.tags import KEEP, NONE_CONTEXT, PAUSE_CONTEXT, Tag
 from gector_punct.text.units import narrow_marks, split_edges
 
 
@@ -31,29 +35,43 @@ def _join_with_comma(line: Line, tags: list[Tag], end: int, after: int) -> None:
 
 
 def greet_with_commas(line: Line) -> Line:
-    """A greeting the tags exclaim as a sentence of its own (``speech.greeting_length``: ``Hello!``, ``Good
-    morning!``, and with a name or an addressee after it: ``Hey Siri!``, ``Hi everyone!``) and that the line
-    goes on from is set off with a comma, as an editor writes it (``Hello, thank you for calling``): a greeting
-    is not an exclamation. The next word takes the case the model gives it after a comma (``Evidence.case``).
-    A greeting the tags end with ``.`` (``Good afternoon. My name is``) or ``?`` (``Hello?`` on a call) stays
-    a sentence. An addressee or a voice assistant's name goes with its greeting (``speech.WAKE_WORDS``): no
-    comma between them (``Hey, Siri, set a timer`` -> ``Hey Siri, set a timer``; ``Hi, everyone!`` -> ``Hi
-    everyone!``); a person's name keeps its comma of address (``Hey, Michael, ...``), as edited transcripts
-    write it."""
+    """A greeting that the line goes on from is set off with a comma, as an editor writes it: one the tags
+    exclaim as a sentence of its own (``speech.greeting_length``: ``Hello!``, ``Good morning!``, and with a
+    name or those greeted after it: ``Hey Siri!``, ``Hi everyone!``, ``Bonjour à tous.``), or end with ``.``
+    before a thanks with no name between (``speech.THANKING``: ``Bonjour à tous, merci d'être venus``; not
+    ``Hello, Montana. Thank you``), or leave unmarked before the rest of its sentence (``Ciao, come stai?``;
+    not a greeting that is a noun too, ``Morning is``, nor one a link word goes on from, ``speech.
+    GREETING_LINKS``: ``Hello and welcome``, ``Hello to my sisters``): a greeting is not an exclamation. The next word takes the case the model gives it after a comma
+    (``Evidence.case``). A greeting the tags end with ``.`` before anything else (``Good afternoon. My name
+    is``) or with ``?`` (``Hello?`` on a call) stays a sentence. Those greeted and a voice assistant's name go
+    with their greeting (``speech.WAKE_WORDS``): no comma between them (``Hey, Siri, set a timer`` -> ``Hey
+    Siri, set a timer``; ``Hi, everyone!`` -> ``Hi everyone!``); a person's name keeps its comma of address
+    (``Hey, Michael, ...``), as edited transcripts write it."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for span in closed_sentences(words, out):
-        n = greeting_length([_core(words[k]) for k in span])
-        if n and len(span) > n and out[span[n - 1]].append == "," and (out[span[n]].append or len(span) == n + 1) \
-                and _core(words[span[n]]) in ADDRESSEES | WAKE_WORDS and span[n - 1] >= len(line.given):
+        cores = [_core(words[k]) for k in span]
+        n = greeting_length(cores)
+        if not n or span[n - 1] < len(line.given):
+            continue
+        addressed = addressee_length(cores[n:])
+        greeted = addressed or (len(span) == n + 1 and is_name(line, span[-1]))
+        if len(span) > n and cores[n] in WAKE_WORDS | ADDRESSEES and out[span[n - 1]].append == "," \
+                and (out[span[n]].append or len(span) == n + 1):
             out[span[n - 1]] = replace(out[span[n - 1]], append="")
+        elif len(span) > n and not out[span[n - 1]].append and not split_edges(words[span[n - 1]])[2] \
+                and not greeted and cores[n] not in WAKE_WORDS | GREETING_LINKS and not is_name(line, span[n]) \
+                and not (n == 1 and cores[0] in NOUN_GREETINGS):
+            _join_with_comma(line, out, span[n - 1], span[n])
+            continue
         end = span[-1]
         after = next((k for k in kept if k > end), None)
-        if not n or after is None or after < len(line.given) or not narrow_marks(out[end].append).endswith("!"):
+        if after is None or after < len(line.given) or len(span) != n + greeted:
             continue
-        if len(span) != n and not (len(span) == n + 1 and (is_name(line, end) or _core(words[end]) in ADDRESSEES)):
-            continue
-        _join_with_comma(line, out, end, after)
+        mark = narrow_marks(out[end].append)
+        thanked = mark.endswith(".") and len(span) == n + addressed and _core(words[after]) in THANKING
+        if mark.endswith("!") or thanked:
+            _join_with_comma(line, out, end, after)
     return line.retagged(out)
 
 
@@ -131,6 +149,65 @@ def join_subordinate_clauses(line: Line) -> Line:
             continue
         _join_with_comma(line, out, end, after)
     return line.retagged(out)
+
+
+# A sentence of at most this many words before a thanks is a reply the thanks belongs to ("I'm fine, thanks").
+REPLY_WORDS = 4
+
+
+def thank_with_commas(line: Line) -> Line:
+    """A thanks the tags make a sentence of its own, one word (``speech.THANKS``: ``Io sto bene. Grazie.``),
+    after a short reply they close with ``.`` (at most ``REPLY_WORDS`` words, none of them a thanks), is
+    joined to it with a comma and written lower-case, as an editor writes it (``Io sto bene, grazie.``,
+    ``Très bien, merci.``). A thanks after a longer sentence (a speech's ``... du tramway. Merci.``),
+    after another (``Merci beaucoup. Merci.``), after the first sentence of a line read as a fragment (not
+    known to start there) and ``Thank you.`` stay sentences; so does every thanks in a line with an English
+    word (``speech.is_english``): English dialogue writes it apart (``I bought it. Thanks.``)."""
+    words, out = line.words, list(line.tags)
+    if is_english([_core(w) for w in words]):
+        return line
+    spans = closed_sentences(words, out)
+    for n, (before, span) in enumerate(zip(spans, spans[1:])):
+        end, k = before[-1], span[0]
+        if len(span) != 1 or len(before) > REPLY_WORDS or _core(words[k]) not in THANKS \
+                or any(_core(words[j]) in THANKING for j in before) or narrow_marks(out[end].append) != "." \
+                or (n == 0 and not (line.reading.whole or line.reading.opens)) \
+                or end + 1 != k or end < len(line.given):
+            continue
+        out[end] = replace(out[end], append=",")
+        out[k] = constrained(words[k], replace(out[k], case=KEEP))
+    return line.retagged(out)
+
+
+def join_question_fragments(line: Line) -> Line:
+    """In a line with no English word (``speech.is_english``), a one-word sentence the tags close with ``?``
+    after a question of two or more words (``Come stai? Oggi?``) is the question's last word, its ``?`` spread
+    by the model: joined to it (``Come stai oggi?``), in the case the model gives it with no mark before. It
+    stays where its ``?`` is ``SURE_QUESTION`` probable, where it asks alone (``OTHER_ONE_WORD_QUESTIONS``:
+    ``Perché?``, ``¿Cuándo?``) and where it is a name (``Paris? London?``). English is left to
+    ``plain_statements``: there such a word mostly opens the next sentence (``... about? Boy, what's that``)."""
+    words, out = line.words, list(line.tags)
+    if is_english([_core(w) for w in words]):
+        return line
+    spans = closed_sentences(words, out)
+    for before, span in zip(spans, spans[1:]):
+        end, k = before[-1], span[0]
+        core = _core(words[k])
+        if len(span) != 1 or len(before) < 2 or not narrow_marks(out[k].append).endswith("?") \
+                or narrow_marks(out[end].append) != "?" or line.evidence.asking[k] >= SURE_QUESTION \
+                or core in OTHER_ONE_WORD_QUESTIONS or _named(line, k) \
+                or end + 1 != k or end < len(line.given):
+            continue
+        out[end] = replace(out[end], append="")
+        out[k] = constrained(words[k], replace(out[k], case=line.evidence.case[k][NONE_CONTEXT],
+                                               prepend=out[k].prepend.replace(INVERTED_QUESTION, "")))
+    return line.retagged(out)
+
+
+def _named(line: Line, k: int) -> bool:
+    """Whether word ``k`` is a name wherever it stands: the model capitalises it with no mark before it, or the
+    case forms know it as one."""
+    return line.evidence.case[k][NONE_CONTEXT] != KEEP or known_name(line, k)
 
 
 def _asks_after_name(cores: list[str]) -> bool:

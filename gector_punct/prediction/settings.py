@@ -62,6 +62,11 @@ class PredictionSettings(Settings):
     deletion_threshold: float | None = flag(
         None, "with disf: delete a word when its $DELETE probability exceeds this; higher = fewer, surer "
               "deletions", min=0, max=1, default_text="the model's, 0.5")
+    written: float | None = flag(
+        None, "a line that opens with a capital, ends with . ? or ! and whose marks are at least this complete "
+              "(its marks over those and the marks the model expects still missing) is taken as written: no mark "
+              "is added to it, so restored text given again comes back unchanged (1.1: off)", min=0,
+        default_text="the model's, 0.5")
     case_confidence: float | None = flag(
         None, "added to the $KEEP probability of the case head: higher = fewer case changes, negative = more",
         default_text=THE_MODELS)

@@ -15,8 +15,9 @@ without its ``¿`` (``Qué hora es?``).
 * ``is_english(cores)``: the line has a word of ``ENGLISH_MARKERS``, common English words that are no word
   of the other languages the shipped models read (es, fr, it, de): a rule of English grammar is not applied
   to a Spanish or German question.
-* ``greeting_length(cores)``: how many words open the sentence as a greeting (``hello``, ``good morning``),
-  0 when none does.
+* ``greeting_length(cores)``: how many words open the sentence as a greeting (``hello``, ``good morning``,
+  ``bonjour``), 0 when none does; ``addressee_length(cores)``: how many name those greeted (``everyone``,
+  ``à tous``); ``THANKS``: a thanks said alone (``grazie``), ``THANKING``: words that open a thanks.
 * ``NUMBER_WORDS``, ``spoken_numbers(cores)``, ``code_letter(core)``: the words of a spoken number (``five oh
   one``, ``march third``) and a letter said alone as in a code (``gate b twelve``), which no mark splits.
 * ``SPANISH_QUESTION_WORDS``: the accented interrogatives (``qué``, ``cuántos``), Spanish alone among the
@@ -40,9 +41,28 @@ PRONOUNS = frozenset("i you he she it we they there that this".split())
 ENGLISH_MARKERS = frozenset("""the you we it is are to and of not can that this then my your they have what if
 will would be do does did i i'm it's that's don't we'll you're okay ok hello thanks thank yeah how why where when
 who which""".split())
-GREETINGS = frozenset("hello hi hey hiya howdy morning evening afternoon".split())
-GREETING_PAIRS = frozenset({("good", "morning"), ("good", "afternoon"), ("good", "evening")})
-ADDRESSEES = frozenset("everyone everybody all guys folks team there".split())  # hi everyone, hello there
+# Greetings of the languages read here (en, fr, it, es, de): a greeting opening a sentence the line goes on
+# from is set off with a comma (``Ciao, come stai?``, ``Hello, thank you for calling``).
+GREETINGS = frozenset("""hello hi hey hiya howdy morning evening afternoon ciao salve buongiorno buonasera bonjour
+bonsoir salut hola hallo servus""".split())
+GREETING_PAIRS = frozenset({("good", "morning"), ("good", "afternoon"), ("good", "evening"), ("buenos", "días"),
+                            ("buenas", "tardes"), ("buenas", "noches"), ("guten", "morgen"), ("guten", "tag"),
+                            ("guten", "abend"), ("buona", "sera")})
+# Greetings that are nouns too (``morning is when ...``): a sentence opening with one is a greeting only
+# where the tags set it off.
+NOUN_GREETINGS = frozenset("morning evening afternoon".split())
+ADDRESSEES = frozenset("everyone everybody all guys folks team there tutti todos zusammen".split())  # hi everyone
+ADDRESSEE_PHRASES = (("à", "tous"), ("a", "tutti"), ("a", "todos"), ("a", "todas"), ("tout", "le", "monde"))
+# Words that go on from a greeting without a comma (``hello and welcome``, ``hello to my sisters``, ``hello
+# again``, ``bonjour et bienvenue``).
+GREETING_LINKS = frozenset("and to from again back et e y und a à".split())
+# A word that thanks, alone: a sentence of one is said after what it thanks for (``I'm fine, thanks``).
+THANKS = frozenset("thanks merci grazie gracias danke".split())
+# Words that say "thank you" at the start of a sentence (``merci d'être venus``, ``thank you for calling``).
+THANKING = THANKS | {"thank"}
+# One-word questions of the other languages read here (``Perché?``, ``Pourquoi?``, ``¿Cuándo?``, ``Warum?``).
+OTHER_ONE_WORD_QUESTIONS = frozenset("""perché come cosa quando dove chi davvero pourquoi comment quoi quand où qui
+vraiment qué cómo cuándo dónde quién verdad warum wie was wann wo wer wirklich""".split())
 # A voice assistant's name is said with its greeting as one wake phrase: "Hey Siri", "OK Google".
 WAKE_WORDS = frozenset("siri alexa google cortana bixby".split())
 # Words and phrases that open a subordinate clause: a sentence of one such clause is no sentence of its own.
@@ -154,11 +174,21 @@ def subordinate(cores: list[str], most: int) -> bool:
 
 
 def greeting_length(cores: list[str]) -> int:
-    """How many of a sentence's first words are a greeting (``hello``, ``hi``, ``good morning``; not ``thank
-    you``, which an editor leaves a sentence of its own); 0 when it opens otherwise."""
+    """How many of a sentence's first words are a greeting (``hello``, ``hi``, ``good morning``, ``ciao``,
+    ``buenos días``; not ``thank you``, which an editor leaves a sentence of its own); 0 when it opens
+    otherwise."""
     if len(cores) >= 2 and (cores[0], cores[1]) in GREETING_PAIRS:
         return 2
     return 1 if cores and cores[0] in GREETINGS else 0
+
+
+def addressee_length(cores: list[str]) -> int:
+    """How many of the first words (after a greeting) name those greeted: ``everyone``, ``there``, ``à tous``,
+    ``a tutti``, ``tout le monde``; 0 when none do."""
+    for phrase in ADDRESSEE_PHRASES:
+        if tuple(cores[:len(phrase)]) == phrase:
+            return len(phrase)
+    return 1 if cores and cores[0] in ADDRESSEES else 0
 
 
 # The words num2words writes for numbers in English (cardinals and ordinals, ``point`` of a decimal), hyphened
