@@ -273,3 +273,18 @@ def test_a_written_line_takes_no_mark_its_writer_left_out():
     assert restored("So, we went home", wants_one) == "So, we, went home"
     assert restored("We bought milk eggs and bread.", [KEEP, KEEP, comma, comma, KEEP, KEEP]) == \
         "We bought milk, eggs, and bread."  # 1 given, 2 expected: 1/3 complete
+
+
+def test_a_later_pass_reads_the_taggers_marks_not_a_writers(script_model):
+    """With ``iteration_count`` 2 the second pass tags lines the first changed: their marks are the tagger's, so
+    no line of it is taken as written (else a second pass would add no mark); a line given as written still
+    takes none. The script adds a comma after ``so`` once ``home.`` is in the line."""
+    def script(line, k):
+        if line[k] == "home":
+            return _tag(PERIOD)
+        return _tag(Tag(append=",").punct) if line[k].lower() == "so" and "home." in line else Tag()
+
+    once = Scripted(script_model, script, tasks="punc", fragments=False)
+    assert once.predict(["so we went home", "So we went home."]) == ["So we went home.", "So we went home."]
+    once.iteration_count = 2
+    assert once.predict(["so we went home", "So we went home."]) == ["So, we went home.", "So we went home."]

@@ -36,6 +36,8 @@ what it gains in speed and costs in F1.
 from __future__ import annotations
 
 import copy
+import math
+from dataclasses import replace
 from collections.abc import Callable
 
 import numpy as np
@@ -165,8 +167,11 @@ class Punctuator:
         job.probabilities = self.probabilities(job.todo_words(), job.todo_audio(), job.windows)
 
     def decode_step(self, job: LinesJob) -> None:
-        """Their tags (``decode``), each line read as ``fragments`` says, applied to the words."""
-        job.apply(self.decode(job.todo_words(), job.probabilities, whole=not self.fragments))
+        """Their tags (``decode``), each line read as ``fragments`` says, applied to the words. A pass after the
+        first reads marks the tagger wrote, not a writer's: no line of it is taken as written
+        (``DecodeConfig.written``), or ``iteration_count`` would add nothing."""
+        decode = self.decode_config if not job.passes else replace(self.decode_config, written=math.inf)
+        job.apply(self.decode(job.todo_words(), job.probabilities, decode, whole=not self.fragments))
 
     def restore_words(self, words: list[str]) -> list[str | None]:
         """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
@@ -273,6 +278,7 @@ class LinesJob:
         self.words = [words for words, _ in prepared]
         self.spacings = [spacing for _, spacing in prepared]
         self.todo = [i for i, words in enumerate(self.words) if words]
+        self.passes = 0  # tagging passes applied
         self.windows: list[list[Window]] | None = None
         self.probabilities: Probabilities | None = None
 
@@ -292,6 +298,7 @@ class LinesJob:
                 self.words[i], self.spacings[i] = [forms[k] for k in kept], [self.spacings[i][k] for k in kept]
                 changed.append(i)
         self.todo, self.windows, self.probabilities = changed, None, None
+        self.passes += 1
 
     def written(self) -> list[str]:
         return [join_units(words, spacing) if words else line
