@@ -119,8 +119,10 @@ def test_soft_cross_entropy_is_cross_entropy_for_one_hot_and_leaves_out_ruled_ou
 
 
 def mean_kl(teacher: Punctuator, student_dir: str, lines: list[list[str]]) -> float:
-    """KL(teacher || student) of the punctuation head per word, labels matched by name (prediction's path)."""
-    student = Punctuator([Seq2Labels.load(os.path.join(student_dir, "best"))], device="cpu")
+    """KL(teacher || student) of the punctuation head per word, labels matched by name (prediction's path);
+    the student's last weights: its best by dev F1 depends on decoding rules that the pull of the soft labels
+    has nothing to do with."""
+    student = Punctuator([Seq2Labels.load(os.path.join(student_dir, "last"))], device="cpu")
     p, q = teacher.probabilities(lines)[PUNCT_HEAD.name], student.probabilities(lines)[PUNCT_HEAD.name]
     names_s = student.names[PUNCT_HEAD.name]
     q = q[:, [names_s.index(n) for n in teacher.names[PUNCT_HEAD.name]]]
