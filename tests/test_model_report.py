@@ -36,3 +36,29 @@ def test_tuning_keeps_the_model_s_other_decoding_settings(trained_tiny, learnabl
     tuned, _ = model_report.tune(dev, base)
     assert (tuned.exclamation, tuned.deletion_threshold, tuned.question_opening) == (0.95, 0.7, 0.4)
     assert tuned.min_error_probability in model_report.GRID_MIN_ERROR
+
+
+def test_model_report_measures_idempotence_as_utterances_and_as_fragments(trained_tiny, learnable_data):
+    """Restored lines read again: as utterances (predict.py's default) a line that reads as written takes no
+    new mark, so no word changes; the figure is the share of words whose tag is an edit."""
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu")
+    dev = model_report.DevSets(punctuator, learnable_data["dev"], learnable_data["dev"])
+    eager = DecodeConfig(additional_confidence=-0.9, case_confidence=0.0)  # a second pass would add marks
+    tags = punctuator.decode([i.words for i in dev.cased], dev.cased_probs, eager, whole=True)
+    assert model_report.idempotence(punctuator, dev.cased, tags, eager, whole=True) == 0
+    no_line_written = DecodeConfig(additional_confidence=-0.9, case_confidence=0.0, written=1.1)
+    assert model_report.idempotence(punctuator, dev.cased, tags, no_line_written, whole=True) > 0
+
+
+def test_rule_ablation_shows_the_lines_a_rule_changes():
+    import rule_ablation
+    from gector_punct.dataset.reader import Instance
+    from gector_punct.text.tags import Tag
+
+    instance = Instance(["so", "we", "went", "home"], [Tag(case="$TRANSFORM_CASE_CAPITAL"), Tag(), Tag(),
+                                                       Tag(append=".")])
+    with_rule = [[Tag(append=","), Tag(), Tag(), Tag(append=".")]]
+    shown = rule_ablation.changes([instance, instance], with_rule * 2, [instance.tags] * 2, most=1)
+    assert shown.splitlines()[:3] == ["  with     so, we went home.", "  without  So we went home.",
+                                      "  ref      So we went home."]
+    assert shown.endswith("2 lines changed by the rule") and shown.count("with ") == 1

@@ -7,7 +7,8 @@ probabilities computed once per file.
         --dev ted_lines=W/ted.dev.tagged cased_lines=W/cased.dev.tagged --whole ted_utt=W/ted_whole.dev.tagged
 
 --dev files are read as lines cut anywhere (predict.py --fragments), --whole files as whole utterances (the
-default reading of predict.py).
+default reading of predict.py). --show_changes N also prints, per file, the first N lines the rule changes:
+a few words around the first change, with the rule, without it and in the reference.
 """
 import sys
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from gector_punct.prediction.loading import ModelLoadError, load_punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.scoring.evaluation import score_tags
 from gector_punct.text.files import InputError
+from gector_punct.text.tags import apply_tags
 
 RULES = [rule.__name__ for rule in LINE_RULES]
 
@@ -29,6 +31,8 @@ class AblationFlags(Settings):
     rule: str = flag(help="the line rule to leave out", choices=tuple(RULES))
     dev: list[str] = flag([], "NAME=FILE dev files read as lines cut anywhere", allow_empty=True)
     whole: list[str] = flag([], "NAME=FILE dev files read as whole utterances", allow_empty=True)
+    show_changes: int = flag(0, "per file, print this many of the lines the rule changes (with, without, "
+                                "reference)", min=0)
 
 
 def scores(instances, tags) -> str:
@@ -36,6 +40,24 @@ def scores(instances, tags) -> str:
     classes = " ".join(f"{name} {punct[name]['f1']:.1f} (P {punct[name]['precision']:.1f} "
                        f"R {punct[name]['recall']:.1f})" for name in ("COMMA", "PERIOD", "QUESTION"))
     return f"overall {punct['overall']['f1']:.2f}, {classes}"
+
+
+def changes(instances, with_rule, without_rule, most: int) -> str:
+    """Up to ``most`` lines the rule changes: the words around the first change with the rule, without it and
+    in the reference, and how many lines it changes in all."""
+    out, changed = [], 0
+    for instance, a, b in zip(instances, with_rule, without_rule):
+        if a == b:
+            continue
+        changed += 1
+        if changed > most:
+            continue
+        lines = [apply_tags(instance.words, tags).split() for tags in (a, b, instance.tags)]
+        first = next((k for k, (x, y) in enumerate(zip(lines[0], lines[1])) if x != y), 0)
+        start = max(0, first - 5)
+        out += [f"  {label:<8} {' '.join(words[start:first + 6])}" for label, words in
+                zip(("with", "without", "ref"), lines)] + [""]
+    return "\n".join(out + [f"  {changed} lines changed by the rule"])
 
 
 def main(argv=None) -> int:
@@ -59,6 +81,8 @@ def main(argv=None) -> int:
                 decode_lines(words, probabilities, punctuator.names, punctuator.tasks, punctuator.decode_config,
                              punctuator.case_forms, whole, rules=rules) for rules in (LINE_RULES, without))
             print(f"{name}: with {scores(instances, with_rule)}\n{name}: without {scores(instances, without_rule)}")
+            if args.show_changes:
+                print(changes(instances, with_rule, without_rule, args.show_changes))
     except (InputError, ModelLoadError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
