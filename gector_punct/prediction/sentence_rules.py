@@ -1,11 +1,12 @@
 """The decoding's rules for sentences, each a pure function ``Line -> Line`` (``decoded_line``) run in
 ``line_rules.LINE_RULES``' order on the sentence ends the tags close (``decoded_line.closed_sentences``). In
-every language read (en, fr, it, es, de): a greeting set off with a comma (``greet_with_commas``); in the
-others: a thanks said alone joined to the short reply before it (``thank_with_commas``), a one-word
-fragment the model's ``?`` spread to joined to its question (``join_question_fragments``). On lines with an English word
-(``speech.is_english``): a ``?`` on a sentence that does not ask turned to ``.`` (``plain_statements``), a ``.``
-on a sentence whose word order asks turned to ``?`` (``ask_inverted_questions``), a subordinate clause joined
-to the sentence after it (``join_subordinate_clauses``). The words they read are ``text.speech``'s.
+every language read (en, fr, it, es, de): a greeting set off with a comma (``greet_with_commas``). In the
+others: a thanks said alone joined to the short reply before it (``thank_with_commas``), a one-word fragment
+the model's ``?`` spread to joined to its question (``join_question_fragments``). On lines with an English
+word (``speech.is_english``): a ``?`` on a sentence that does not ask turned to ``.`` (``plain_statements``),
+a ``.`` on a sentence whose word order asks turned to ``?`` (``ask_inverted_questions``), a subordinate
+clause joined to the sentence after it (``join_subordinate_clauses``). The words they read are
+``text.speech``'s.
 """
 from __future__ import annotations
 
@@ -35,18 +36,18 @@ def _join_with_comma(line: Line, tags: list[Tag], end: int, after: int) -> None:
 
 
 def greet_with_commas(line: Line) -> Line:
-    """A greeting that the line goes on from is set off with a comma, as an editor writes it: one the tags
-    exclaim as a sentence of its own (``speech.greeting_length``: ``Hello!``, ``Good morning!``, and with a
-    name or those greeted after it: ``Hey Siri!``, ``Hi everyone!``, ``Bonjour à tous.``), or end with ``.``
-    before a thanks with no name between (``speech.THANKING``: ``Bonjour à tous, merci d'être venus``; not
-    ``Hello, Montana. Thank you``), or leave unmarked before the rest of its sentence (``Ciao, come stai?``;
-    not a greeting that is a noun too, ``Morning is``, nor one a link word goes on from, ``speech.
-    GREETING_LINKS``: ``Hello and welcome``, ``Hello to my sisters``): a greeting is not an exclamation. The next word takes the case the model gives it after a comma
-    (``Evidence.case``). A greeting the tags end with ``.`` before anything else (``Good afternoon. My name
-    is``) or with ``?`` (``Hello?`` on a call) stays a sentence. Those greeted and a voice assistant's name go
-    with their greeting (``speech.WAKE_WORDS``): no comma between them (``Hey, Siri, set a timer`` -> ``Hey
-    Siri, set a timer``; ``Hi, everyone!`` -> ``Hi everyone!``); a person's name keeps its comma of address
-    (``Hey, Michael, ...``), as edited transcripts write it."""
+    """A greeting that the line goes on from is set off with a comma, as an editor writes it: one the tags exclaim as a
+    sentence of its own (``speech.greeting_length``: ``Hello!``, ``Good morning!``, and with a name or those greeted
+    after it: ``Hey Siri!``, ``Hi everyone!``, ``Bonjour à tous.``), or end with ``.`` before a thanks with no name
+    between (``speech.THANKING``: ``Bonjour à tous, merci d'être venus``; not ``Hello, Montana. Thank you``), or
+    leave unmarked before the rest of its sentence (``Ciao, come stai?``; not a greeting that is a noun too,
+    ``Morning is``, nor one a link word goes on from, ``speech.GREETING_LINKS``: ``Hello and welcome``, ``Hello to
+    my sisters``): a greeting is not an exclamation. The next word takes the case the model gives it after a comma
+    (``Evidence.case``). A greeting the tags end with ``.`` before anything else (``Good afternoon. My name is``) or
+    with ``?`` (``Hello?`` on a call) stays a sentence. Those greeted and a voice assistant's name go with their
+    greeting (``speech.WAKE_WORDS``): no comma between them (``Hey, Siri, set a timer`` -> ``Hey Siri, set a
+    timer``; ``Hi, everyone!`` -> ``Hi everyone!``); a person's name keeps its comma of address (``Hey, Michael,
+    ...``), as edited transcripts write it."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for span in closed_sentences(words, out):
@@ -55,7 +56,7 @@ def greet_with_commas(line: Line) -> Line:
         if not n or span[n - 1] < len(line.given):
             continue
         addressed = addressee_length(cores[n:])
-        greeted = addressed or (len(span) == n + 1 and is_name(line, span[-1]))
+        greeted = addressed or int(len(span) == n + 1 and is_name(line, span[-1]))  # words after the greeting
         if len(span) > n and cores[n] in WAKE_WORDS | ADDRESSEES and out[span[n - 1]].append == "," \
                 and (out[span[n]].append or len(span) == n + 1):
             out[span[n - 1]] = replace(out[span[n - 1]], append="")
@@ -184,7 +185,7 @@ def join_question_fragments(line: Line) -> Line:
     after a question of two or more words (``Come stai? Oggi?``) is the question's last word, its ``?`` spread
     by the model: joined to it (``Come stai oggi?``), in the case the model gives it with no mark before. It
     stays where its ``?`` is ``SURE_QUESTION`` probable, where it asks alone (``OTHER_ONE_WORD_QUESTIONS``:
-    ``Perché?``, ``¿Cuándo?``) and where it is a name (``Paris? London?``). English is left to
+    ``Perché?``, ``¿Cuándo?``) and where it is a name (``Parigi? Londra?``). English is left to
     ``plain_statements``: there such a word mostly opens the next sentence (``... about? Boy, what's that``)."""
     words, out = line.words, list(line.tags)
     if is_english([_core(w) for w in words]):
