@@ -8,7 +8,7 @@ Reports (all on preprocessed dev files, whose gold tags are the reference):
 * TED punctuation per class (COMMA, PERIOD, QUESTION, micro-average), each line predicted on its own,
   and the whole dev part as one stream (windowed) — as a transcript would arrive;
 * case (non-lower-case words) and sentence boundaries on the cased dev file, given as lower-case lines;
-* idempotence: the share of words whose tag is not $KEEP when the model runs on its own output, the cased
+* idempotence: the share of words written otherwise when the model runs on its own output, the cased
   dev lines read as utterances (predict.py's default: restored lines are taken as written, ``DecodeConfig.
   written``) and as fragments (--fragments: a piece of a stream cut anywhere is not read as written);
 * consistency of case and punctuation on both dev outputs (``evaluation.consistency``): lower-case words
@@ -109,11 +109,13 @@ def stream_scores(punctuator: Punctuator, instances: list[Instance], decode: Dec
 
 def idempotence(punctuator: Punctuator, instances: list[Instance], tags: list, decode: DecodeConfig,
                 whole: bool) -> float:
-    """The share of words (%) that take an edit when the lines, restored as ``tags`` say, are read again the
-    same way (``whole``: as utterances, predict.py's default; else as fragments, its --fragments)."""
+    """The share of words (%) written otherwise when the lines, restored as ``tags`` say, are read again the
+    same way (``whole``: as utterances, predict.py's default; else as fragments, its --fragments). A tag that
+    writes its word as it was (a capital on ``10-hour``) changes nothing."""
     restored = [[form for form in written_forms(i.words, t) if form is not None] for i, t in zip(instances, tags)]
     again = punctuator.decode(restored, punctuator.probabilities(restored), decode, whole=whole)
-    changed = sum(t.is_edit for line in again for t in line)
+    changed = sum(form != word for words, line in zip(restored, again)
+                  for word, form in zip(words, written_forms(words, line)))
     return 100 * changed / max(1, sum(len(r) for r in restored))
 
 
