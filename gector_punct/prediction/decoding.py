@@ -186,8 +186,8 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
     bounds = [0]
     for words in word_lines:
         bounds.append(bounds[-1] + len(words))
-    if PUNCT_HEAD.name in columns:
-        added = _summed(punct_p, columns[PUNCT_HEAD.name]).tolist()
+    if PUNCT_HEAD.name in columns:  # P(a mark added): every label but $KEEP and $DELETE (not a copy of them all)
+        added = (1 - punct_p[:, at.punct_keep] - (punct_p[:, at.delete] if at.delete is not None else 0)).tolist()
         for words, start, end in zip(word_lines, bounds, bounds[1:]):
             if written(words, added[start:end], config.written):  # the writer's: the tagger adds no mark
                 labels[start:end] = [KEEP] * (end - start)

@@ -184,9 +184,9 @@ def join_after_addresses(line: Line) -> Line:
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for k, after in zip(kept, kept[1:]):
-        if word_kind(words[k]) not in ("email", "url") or split_edges(words[k])[2] or k < len(line.given) \
-                or not ends_sentence(narrow_marks(out[k].append)) \
-                or line.evidence.sentence_end[k] >= SURE_SENTENCE_END:
+        if not out[k].append or not ends_sentence(narrow_marks(out[k].append)) or k < len(line.given) \
+                or line.evidence.sentence_end[k] >= SURE_SENTENCE_END or split_edges(words[k])[2] \
+                or word_kind(words[k]) not in ("email", "url"):  # the regular expressions last: the dearest
             continue
         out[k] = replace(out[k], append="")
         out[after] = constrained(words[after], replace(out[after], case=line.evidence.case[after][NONE_CONTEXT]))
