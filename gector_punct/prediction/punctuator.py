@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
