@@ -10,7 +10,8 @@
 # SHAPED=1: the same stages on the shaped text of utils/prepare_shaped_data.sh (DEFAULT_WORKDIR is its folder):
 # stage 1 on its TED lines (numbers in words, half of the lines keeping some marks, half whole utterances),
 # stages 2-3 on those and its spoken and conversational lines; stage 1 in quarter passes, so that a run cut
-# between sessions resumes losing at most one (about 12 minutes on 2 cores).
+# between sessions resumes losing at most one (about 5 minutes on 2 cores). At this budget it falls far short
+# of the shipped model (docs/experiments/accurate_en.md): on a GPU, give its stages many more updates.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-work/accurate_en}
