@@ -62,3 +62,21 @@ def test_rule_ablation_shows_the_lines_a_rule_changes():
     assert shown.splitlines()[:3] == ["  with     so, we went home.", "  without  So we went home.",
                                       "  ref      So we went home."]
     assert shown.endswith("2 lines changed by the rule") and shown.count("with ") == 1
+
+
+def test_written_report_tells_restored_lines_from_raw_ones(trained_tiny, learnable_data, tmp_path):
+    """utils/written_report.py: the model's own output is read as written (each line opens, closes and is
+    complete), the raw lines it came from never are."""
+    import written_report
+
+    punctuator = Punctuator.load(trained_tiny["dir"], device="cpu", decode=DecodeConfig(case_confidence=0.0))
+    raw = [s for s, _ in learnable_data["dev_pairs"]]
+    (tmp_path / "raw.txt").write_text("\n".join(raw) + "\n")
+    once = punctuator.predict(raw)
+    (tmp_path / "once.txt").write_text("\n".join(once) + "\n")
+    (tmp_path / "open.txt").write_text("\n".join(line[:-1] for line in once) + "\n")  # its last mark gone
+    once, open_end, plain = (written_report.file_report(punctuator, str(tmp_path / name))
+                             for name in ("once.txt", "open.txt", "raw.txt"))
+    assert "opens and closes 100.0%" in once and "read as written (>= 0.5) 100.0%" in once
+    assert "opens and closes 0.0%" in open_end and "read as written (>= 0.5) 0.0%" in open_end
+    assert "opens and closes 0.0%" in plain and "read as written (>= 0.5) 0.0%" in plain

@@ -1,13 +1,14 @@
 """One line on its way through the decoding's rules (``line_rules``, ``sentence_rules``): ``Reading`` (how
 the lines of a call are read), ``Evidence`` (what the model says of each word), ``Line`` (words, tags so far,
 the given words' tags) and ``decide`` (a line through rules in order); and what several rules read of a line:
-``closed_sentences`` (the sentences its tags close), ``is_name`` and ``known_name`` (a word written as a name) and
-``constrained`` (a tag limited to what its word allows, cached).
+``closed_sentences`` (the sentences its tags close), ``is_name`` and ``known_name`` (a word written as a name),
+``constrained`` (a tag limited to what its word allows, cached) and ``cased_after`` (a word's tag in the case
+the model gives it after a mark that a rule put or took away).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from gector_punct.model.config import DecodeConfig
@@ -104,6 +105,13 @@ def closed_sentences(words: list[str], tags: list[Tag]) -> list[list[int]]:
                 spans.append(span)
             span = []
     return spans
+
+
+def cased_after(line: Line, k: int, tag: Tag, context: int) -> Tag:
+    """``tag`` for word ``k`` with the case the model gives the word after a mark context (``tags.
+    MARK_CONTEXTS``: a rule that turns a sentence end into a comma reads the pause context, one that takes a
+    mark away the none context), limited to what the word allows."""
+    return constrained(line.words[k], replace(tag, case=line.evidence.case[k][context]))
 
 
 def is_name(line: Line, k: int) -> bool:

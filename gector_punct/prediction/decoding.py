@@ -108,20 +108,29 @@ def completeness(words: list[str], added: list[float]) -> float:
     """How complete a line's marks are: its words with marks of their own after them (the input's), over
     those and the marks the model expects still missing (per word without, ``added``: the probability of its
     labels that add a mark, summed); 0 for a line with no mark."""
-    given = sum(1 for w in words if split_edges(w)[2])
-    if not given:
-        return 0.0
-    return given / (given + sum(p for w, p in zip(words, added) if not split_edges(w)[2]))
+    marked = [bool(split_edges(w)[2]) for w in words]
+    given = sum(marked)
+    return given / (given + sum(p for m, p in zip(marked, added) if not m)) if given else 0.0
+
+
+def opens_and_closes(words: list[str]) -> bool:
+    """Whether a line opens with a capital (its first word with a letter) and ends with a sentence mark."""
+    first = next((split_edges(w)[1] for w in words if any(ch.isalpha() for ch in w)), "")
+    return bool(words) and first[:1].isupper() and ends_sentence(split_edges(words[-1])[2])
 
 
 def written(words: list[str], added: list[float], threshold: float) -> bool:
-    """Whether a line reads as its writer's finished text: it opens with a capital, ends with a sentence mark
-    and its marks are at least ``threshold`` complete (``completeness``). Restored text is (99% of the dev
-    lines at 0.5); a transcript given 30% or 70% of its marks rarely is (it seldom both opens and closes a
-    sentence), and neither is a sentence whose commas were left out (``milk eggs and bread``)."""
-    first = next((split_edges(w)[1] for w in words if any(ch.isalpha() for ch in w)), "")
-    return bool(words) and first[:1].isupper() and ends_sentence(split_edges(words[-1])[2]) \
-        and completeness(words, added) >= threshold
+    """Whether a line reads as its writer's finished text: it opens and closes as a sentence does
+    (``opens_and_closes``) and its marks are at least ``threshold`` complete (``completeness``). Restored text
+    does; a transcript given 30% or 70% of its marks seldom both opens and closes a sentence, and a sentence
+    whose commas were left out (``milk eggs and bread``) is not complete (``utils/written_report.py``)."""
+    return opens_and_closes(words) and completeness(words, added) >= threshold
+
+
+def added_mark_probability(punct_p: np.ndarray, at: LabelColumns) -> np.ndarray:
+    """Per word, the probability that a mark is added: every punctuation label but ``$KEEP`` and ``$DELETE``
+    (read from those two columns, not summed over a copy of all the others)."""
+    return 1 - punct_p[:, at.punct_keep] - (punct_p[:, at.delete] if at.delete is not None else 0)
 
 
 def likeliest_marks(marks: dict[str, np.ndarray]) -> list[str]:
@@ -186,8 +195,8 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
     bounds = [0]
     for words in word_lines:
         bounds.append(bounds[-1] + len(words))
-    if PUNCT_HEAD.name in columns:  # P(a mark added): every label but $KEEP and $DELETE (not a copy of them all)
-        added = (1 - punct_p[:, at.punct_keep] - (punct_p[:, at.delete] if at.delete is not None else 0)).tolist()
+    if PUNCT_HEAD.name in columns:
+        added = added_mark_probability(punct_p, at).tolist()
         for words, start, end in zip(word_lines, bounds, bounds[1:]):
             if written(words, added[start:end], config.written):  # the writer's: the tagger adds no mark
                 labels[start:end] = [KEEP] * (end - start)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from gector_punct.prediction.decoded_line import Line, constrained
+from gector_punct.prediction.decoded_line import Line, cased_after, constrained
 from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_question_fragments,
                                                     join_subordinate_clauses, plain_statements, thank_with_commas)
 from gector_punct.text.alignment import PAUSE_MARKS
@@ -189,7 +189,7 @@ def join_after_addresses(line: Line) -> Line:
                 or word_kind(words[k]) not in ("email", "url"):  # the regular expressions last: the dearest
             continue
         out[k] = replace(out[k], append="")
-        out[after] = constrained(words[after], replace(out[after], case=line.evidence.case[after][NONE_CONTEXT]))
+        out[after] = cased_after(line, after, out[after], NONE_CONTEXT)
     return line.retagged(out)
 
 

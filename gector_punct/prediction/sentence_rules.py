@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gector_punct.prediction.decoded_line import Line, closed_sentences, constrained, is_name, known_name
+from gector_punct.prediction.decoded_line import (Line, cased_after, closed_sentences, constrained, is_name,
+                                                  known_name)
 from gector_punct.text.repeats import core as _core
 from gector_punct.text.sentences import INVERTED_QUESTION
 from gector_punct.text.speech import (ADDRESSEES, GREETING_LINKS, NOUN_GREETINGS, OTHER_ONE_WORD_QUESTIONS, SUBJECTS,
@@ -32,7 +33,7 @@ def _join_with_comma(line: Line, tags: list[Tag], end: int, after: int) -> None:
     """``tags`` with word ``end``'s sentence mark turned into a comma, and word ``after``, the next kept one,
     in the case the model gives it after a comma (``Evidence.case``)."""
     tags[end] = replace(tags[end], append=",")
-    tags[after] = constrained(line.words[after], replace(tags[after], case=line.evidence.case[after][PAUSE_CONTEXT]))
+    tags[after] = cased_after(line, after, tags[after], PAUSE_CONTEXT)
 
 
 def greet_with_commas(line: Line) -> Line:
@@ -165,8 +166,8 @@ def thank_with_commas(line: Line) -> Line:
     known to start there) and ``Thank you.`` stay sentences; so does every thanks in a line with an English
     word (``speech.is_english``): English dialogue writes it apart (``I bought it. Thanks.``)."""
     words, out = line.words, list(line.tags)
-    if is_english([_core(w) for w in words]):
-        return line
+    if not any("." in t.append for t in out) or is_english([_core(w) for w in words]):
+        return line  # no sentence closed with . (the reply's), or English
     spans = closed_sentences(words, out)
     for n, (before, span) in enumerate(zip(spans, spans[1:])):
         end, k = before[-1], span[0]
@@ -188,8 +189,8 @@ def join_question_fragments(line: Line) -> Line:
     ``Perché?``, ``¿Cuándo?``) and where it is a name (``Parigi? Londra?``). English is left to
     ``plain_statements``: there such a word mostly opens the next sentence (``... about? Boy, what's that``)."""
     words, out = line.words, list(line.tags)
-    if is_english([_core(w) for w in words]):
-        return line
+    if sum("?" in t.append for t in out) < 2 or is_english([_core(w) for w in words]):
+        return line  # no two questions in a row to join, or English
     spans = closed_sentences(words, out)
     for before, span in zip(spans, spans[1:]):
         end, k = before[-1], span[0]
@@ -200,8 +201,8 @@ def join_question_fragments(line: Line) -> Line:
                 or end + 1 != k or end < len(line.given):
             continue
         out[end] = replace(out[end], append="")
-        out[k] = constrained(words[k], replace(out[k], case=line.evidence.case[k][NONE_CONTEXT],
-                                               prepend=out[k].prepend.replace(INVERTED_QUESTION, "")))
+        out[k] = cased_after(line, k, replace(out[k], prepend=out[k].prepend.replace(INVERTED_QUESTION, "")),
+                             NONE_CONTEXT)
     return line.retagged(out)
 
 
