@@ -263,9 +263,13 @@ def restore_files(args: PredictCommand) -> int:
     except OSError as err:  # writing: a full disk, a folder gone
         print(f"error: {error_text(err, args.output_file)}", file=sys.stderr)
         return 2
-    unit_in, unit_out = ("cues", "cues") if args.format != "plain" else ("lines", "utterances" if args.stream else "lines")
-    print(f"{lines_in} {unit_in} in, {lines_out} {unit_out} out -> {args.output_file}", file=sys.stderr)
+    unit_in, unit_out = ("cue", "cue") if args.format != "plain" else ("line", "utterance" if args.stream else "line")
+    print(f"{counted(lines_in, unit_in)} in, {counted(lines_out, unit_out)} out -> {args.output_file}", file=sys.stderr)
     return 0
+
+
+def counted(n: int, unit: str) -> str:
+    return f"{n:,} {unit}{'' if n == 1 else 's'}"
 
 
 if __name__ == "__main__":

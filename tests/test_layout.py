@@ -47,3 +47,12 @@ def test_prediction_loads_no_training_scoring_or_data_module():
     assert "gector_punct.prediction" in loaded
     assert not loaded & {"gector_punct_data", "gector_punct.training", "gector_punct.dataset",
                          "gector_punct.scoring", "sklearn", "tqdm", "torch", "starlette", "uvicorn"}
+
+
+def test_the_declared_python_has_the_timeouts_the_service_catches():
+    """The service catches ``TimeoutError`` from ``asyncio.wait_for``: the builtin is asyncio's from 3.11 on."""
+    import asyncio
+
+    with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+        assert 'requires-python = ">=3.11"' in f.read()
+    assert asyncio.TimeoutError is TimeoutError

@@ -111,7 +111,8 @@ def by_word(line, k):
     ("我在usa工作了三年", "我在U.S.A.，工作了三年。"),  # an acronym keeps its own period, the comma is wide
     ("我 在 usa 工 作 了 三 年", "我在 U.S.A.， 工作了三年。"),  # the recogniser's spaces kept beside Latin
     ("he said vitamin d is good", 'he said "vitamin D" is good.'),  # quotes the tagger adds, paired
-    ("we met at nine am uh and then left", "we met at nine a.m. and then left.")])
+    ("we met at nine am uh and then left", "we met at nine a.m. and then left."),
+    ("uh uh", "")])  # every word deleted: an empty line (the batch gave the line back unchanged)
 def test_stream_and_subtitles_write_what_the_batch_writes(script_model, text, batch):
     """With unbounded look-ahead the stream's words are the batch output's, and so are a subtitle file's
     (``restore_words``): the same writer in the same context."""
@@ -178,6 +179,10 @@ def test_stream_cli_writes_words_as_they_become_final(tmp_path):
     lines = run.stdout.splitlines()
     assert len(lines) == 2 and lines[0].startswith("So I went to New York") and lines[1].startswith("Yes")
     assert [split_edges(w)[1].lower() for w in " ".join(lines).split()] == feed_text.split()
+    assert "5 lines in, 2 utterances out -> -" in run.stderr
+    one = subprocess.run([sys.executable, os.path.join(ROOT, "predict.py"), "--input_file", "-", "--output_file", "-",
+                          "--stream"], input="ok\n", capture_output=True, text=True, env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    assert "1 line in, 1 utterance out -> -" in one.stderr  # was "1 lines in, 1 utterances out"
 
 
 SRT = """1

@@ -125,6 +125,10 @@ def test_two_processes_building_one_folder_at_once_both_succeed(tmp_path):
 
 
 def test_int8_is_the_folders_choice(folders, cache, tmp_path):
+    import logging
+
+    root = logging.getLogger()
+    before = (root.level, list(root.handlers))
     import shutil
 
     import onnx
@@ -134,6 +138,8 @@ def test_int8_is_the_folders_choice(folders, cache, tmp_path):
     store_engine_precision(folder, "int8")
     int8 = Punctuator.load(folder)
     assert int8.models[0].meta["precision"] == "int8"
+    # Building it left logging as it was (a service started with a cold cache logged nothing after it).
+    assert (root.level, list(root.handlers)) == before
     graph = onnx.load(os.path.join(int8.models[0].graph, GRAPH_FILE))
     kinds = {node.op_type for node in graph.graph.node}
     assert "MatMulInteger" in kinds or "DynamicQuantizeMatMul" in kinds

@@ -123,6 +123,17 @@ def test_shipped_model_on_partly_restored_input(shipped):
         shipped.predict("a string")
 
 
+def test_the_api_takes_any_iterable_of_lines_and_names_what_it_refuses(shipped):
+    from gector_punct.prediction.streaming import StreamingPunctuator
+
+    lines = ["so i went to new york", "", "did you"]
+    assert shipped.predict(line for line in lines) == shipped.predict(lines)  # a generator gave []
+    with pytest.raises(TypeError, match="line 1 is NoneType, not str"):  # was an AttributeError deep inside
+        shipped.predict(["ok", None])
+    with pytest.raises(TypeError, match="takes a list of words"):  # a text was read character by character
+        StreamingPunctuator(shipped).push("so i went")
+
+
 def test_restored_text_given_again_comes_back_unchanged(shipped):
     """predict.py on its own output changed it: a mark the first pass left out was added where the first
     pass's marks had changed the context (``red green, and blue`` -> ``red, green, and blue``; ``At the
@@ -206,3 +217,12 @@ def test_unreadable_model_folder_is_one_clear_line(model_copy, tmp_path, capsys,
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and err.startswith("error: cannot load model")
     assert expected in err and str(folder) in err
+
+
+def test_a_shipped_model_loads_by_the_cards_path_from_any_folder_and_a_typo_is_named(tmp_path, monkeypatch):
+    from gector_punct.model.config import ModelFolderError
+
+    monkeypatch.chdir(tmp_path)  # outside the checkout: models/default_en is no folder here
+    assert Punctuator.load("models/default_en").predict(["ok"]) == Punctuator.load("default_en").predict(["ok"])
+    with pytest.raises(ModelFolderError, match=r"no folder defualt_en \(the shipped models, by name: .*default_en"):
+        Punctuator.load("defualt_en")  # said only "config.json: missing"

@@ -186,11 +186,13 @@ def test_wrong_route_or_method_is_a_json_4xx(server):
 
 
 def test_bad_stream_query_and_messages(server):
-    for query in ("lookahead=-1", "lookahead=x", "lookahead=100000", "existing=drop", "colour=red"):
+    # 5,000 digits: more than int() reads (a 500 and a traceback before the length was checked first)
+    for query in ("lookahead=-1", "lookahead=x", "lookahead=100000", "lookahead=" + "9" * 5000, "existing=drop",
+                  "colour=red"):
         with pytest.raises(InvalidStatus) as refused:
             connect(f"{server.ws_url}/v1/stream?{query}", additional_headers=AUTH)
         assert refused.value.response.status_code == 422, query
-        assert set(json.loads(refused.value.response.body)) == {"error"}
+        assert set(json.loads(refused.value.response.body)) == {"error"} and len(refused.value.response.body) < 200
     with connect(server.ws_url + "/v1/stream?lookahead=0", additional_headers=AUTH) as ws:
         for bad in ("not json", "[1]", '{"words": 3}', '{"end": false}', '{"words": "a", "end": true}'):
             ws.send(bad)

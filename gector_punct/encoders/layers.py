@@ -24,7 +24,7 @@ ACTIVATIONS = {"gelu": torch._C._nn.gelu_, "relu": torch.relu_,
 @dataclass
 class EncoderSettings:
     """The fields of a transformers BertConfig / MPNetConfig that inference reads (``to_dict`` for saving:
-    the whole config dict it was read from, with the current vocabulary size)."""
+    the whole config dict it was read from, with the current vocabulary size and layer count)."""
 
     vocab_size: int
     hidden_size: int
@@ -44,7 +44,7 @@ class EncoderSettings:
         return cls(**{k: values[k] for k in names if k in values}, raw=dict(values))
 
     def to_dict(self) -> dict:
-        return dict(self.raw or {}, vocab_size=self.vocab_size)
+        return dict(self.raw or {}, vocab_size=self.vocab_size, num_hidden_layers=self.num_hidden_layers)
 
 
 class NoInitLinear(nn.Linear):

@@ -21,7 +21,9 @@ F1 even without it (``utils/choose_precision.py`` measures a model and picks its
 """
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import time
 import warnings
@@ -116,14 +118,28 @@ def int8_products(graph, precision: str) -> list[str]:
 
 def quantize_int8(source: str, target: str, precision: str) -> None:
     """``source`` with its ``int8_products`` in dynamic int8 (``INT8``), the rest as it is."""
-    import logging
-
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     products = int8_products(onnx.load(source).graph, precision)
-    logging.getLogger().setLevel(logging.ERROR)  # the quantizer's advice on pre-processing goes to the root logger
-    quantize_dynamic(source, target, weight_type=QuantType.QInt8, nodes_to_quantize=products, **INT8)
+    with root_logger_silenced():
+        quantize_dynamic(source, target, weight_type=QuantType.QInt8, nodes_to_quantize=products, **INT8)
+
+
+@contextlib.contextmanager
+def root_logger_silenced():
+    """The quantizer's advice on pre-processing (``logging.warning``, the root logger) not shown, and the
+    root logger as it was afterwards: its level, and its handlers (``logging.warning`` on a root logger
+    without handlers would install one for the rest of the process)."""
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    root.addHandler(logging.NullHandler())
+    root.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 def installed_base_fingerprint(config: ModelConfig) -> str:

@@ -5,7 +5,7 @@ loaded over the encoder it was written over, the embedding table's size rule, an
 the fingerprint of the installed pretrained encoder (remembered in the cache folder, ``encoders.cache``);
 ``checked_base(folder, config, storage, encoder)`` -> the
 same, or ``ModelFolderError`` when the folder recorded another;
-``fit_embeddings(encoder, tokenizer)``; ``in_top_layers(name, encoder, k)``.
+``fit_embeddings(encoder, tokenizer)``; ``in_top_layers(name, encoder, k)``; ``cut_layers(encoder, n)``.
 """
 from __future__ import annotations
 
@@ -26,6 +26,21 @@ def in_top_layers(name: str, encoder: nn.Module, k: int) -> bool:
         if part.isdigit() and ".layer." in f".{name}":
             return int(part) >= n_layers - k
     return "pooler" in name
+
+
+def layer_count(encoder: nn.Module) -> int:
+    return len(encoder.encoder.layer)
+
+
+def cut_layers(encoder: nn.Module, n: int) -> None:
+    """Keep the encoder's first ``n`` layers (BERT and MPNet, plain-torch or transformers: ``encoder.layer``),
+    its config saying so. The fingerprint of a pretrained encoder is taken before (``installed_fingerprint``
+    answers for the whole installed encoder, whose first layers a cut model's partial folder goes over)."""
+    layers = encoder.encoder.layer
+    if n > len(layers):
+        raise ValueError(f"encoder_layers {n}: the encoder has {len(layers)} layers")
+    encoder.encoder.layer = nn.ModuleList(list(layers)[:n])
+    encoder.config.num_hidden_layers = n
 
 
 def encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module:

@@ -115,6 +115,10 @@ class ModelConfig:
     follows the punctuation; it may be switched on for a trained model (it starts as a no-op), not off.
     ``switches``: the tasks (``tasks.TASKS``) the tagger has a switching token for, read at the start of
     every window (seed 001); they may be given to a trained model that has none (``--init_model``).
+    ``encoder_layers``: the tagger reads the encoder's first N layers and has no others (None: all of them).
+    The encoders are sentence-embedding models whose top layers serve one vector per sentence: a cut
+    encoder is faster in proportion and may read words better. It may be lowered for a trained model (its
+    top layers are cut off), not raised.
     ``engine_precision``: the precision the ONNX engine runs the model in (``ENGINE_PRECISIONS``): the fastest
     that keeps the model's dev F1 (``utils/choose_precision.py``): ``int8`` or ``int8-attention`` (dynamic int8
     weights in more or fewer of the encoder's matrix products), else ``float32``; the torch engine always runs
@@ -123,6 +127,7 @@ class ModelConfig:
     transformer_model: str = DEFAULT_ENCODER
     encoder_config: dict | None = None
     special_tokens_fix: int = 0
+    encoder_layers: int | None = None
     max_len: int = 128
     pieces_per_token: int = 5
     window_overlap: int | None = None
@@ -144,10 +149,13 @@ class ModelConfig:
             raise ValueError(f"switches {list(self.switches)}: each one of {', '.join(TASKS)}, once")
         if self.engine_precision not in ENGINE_PRECISIONS:
             raise ValueError(f"engine_precision {self.engine_precision!r}: one of {', '.join(ENGINE_PRECISIONS)}")
+        if self.encoder_layers is not None and self.encoder_layers < 1:
+            raise ValueError(f"encoder_layers {self.encoder_layers}: at least 1")
 
     ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype",
                   "engine_precision")
     ADDABLE = ("acoustic", "case_context", "switches")  # a trained model lacking the part may be given it
+    LOWERABLE = ("encoder_layers",)  # a trained model's may be lowered (the graph depends on it: not ADJUSTABLE)
     CHOSEN_AFTER_TRAINING = ("engine_precision",)  # by dev figures on the trained model (store_engine_precision)
 
     def to_json(self) -> dict:

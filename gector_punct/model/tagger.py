@@ -34,7 +34,7 @@ from torch import nn
 from gector_punct.audio.acoustic import AcousticAssistant
 from gector_punct.audio.bootstrapper import CoordinateBootstrapper
 from gector_punct.model import folders
-from gector_punct.model.base_encoder import encoder_for, fit_embeddings, installed_fingerprint
+from gector_punct.model.base_encoder import cut_layers, encoder_for, fit_embeddings, installed_fingerprint, layer_count
 from gector_punct.model.batch import Batch
 from gector_punct.model.config import DecodeConfig, ModelConfig, ModelFolderError, store_decode_defaults
 from gector_punct.model.losses import head_loss
@@ -59,12 +59,14 @@ class Seq2Labels(ReadsWindows, nn.Module):
         self.build_parts()
 
     def build_parts(self) -> None:
-        """Register the parts the config asks for and the model lacks, each a no-op until trained where it can
-        be: the acoustic assistant and coordinate bootstrapper (``acoustic``; zero output projections: the
+        """The encoder cut to ``encoder_layers``; then register the parts the config asks for and the model
+        lacks, each a no-op until trained where it can be: the acoustic assistant and coordinate bootstrapper (``acoustic``; zero output projections: the
         identity), one vector per mark context added before the case head (``case_context``; zeros), and per
         switching task two vectors, off and on, for its slot at the start of every window (``switches``).
         A partially stored model stores its new parts too."""
         c, hidden = self.config, self.encoder.config.hidden_size
+        if c.encoder_layers is not None and c.encoder_layers != layer_count(self.encoder):
+            cut_layers(self.encoder, c.encoder_layers)
         before = set(self.state_dict())
         if c.acoustic is not None and self.acoustic is None:
             s = c.acoustic

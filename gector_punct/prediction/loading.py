@@ -8,13 +8,12 @@ message is the one line the scripts print after ``error:``: ``cannot load model 
 """
 from __future__ import annotations
 
-import os
 from dataclasses import fields
 
 from gector_punct.model.config import DecodeConfig, model_folders
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
-from gector_punct.prediction.shipped import missing_model_hint, model_paths
+from gector_punct.prediction.shipped import model_paths
 
 # The settings that override a model's DecodeConfig when given: those named like its fields.
 DECODING = tuple(f.name for f in fields(DecodeConfig) if f.name in PredictionSettings.field_names())
@@ -29,9 +28,6 @@ def load_punctuator(settings: PredictionSettings, **options) -> Punctuator:
     are given over the first model's own; ``options``: more of ``Punctuator.load``'s (``audio_cache``,
     ``skip_bad_audio``, ``quantize``, ``threads``)."""
     paths = model_paths(settings.model_path, settings.tasks)
-    missing = [path for path in paths if not os.path.exists(path)]
-    if missing:
-        raise ModelLoadError(f"cannot load model {missing[0]}: {missing_model_hint(missing[0])}")
     try:
         punctuator = Punctuator.load(paths, settings.vocab_path, engine=settings.engine, precision=settings.precision,
                                      iteration_count=settings.iteration_count, batch_size=settings.batch_size,

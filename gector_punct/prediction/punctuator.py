@@ -36,6 +36,7 @@ what it gains in speed and costs in F1.
 from __future__ import annotations
 
 import copy
+import os
 import math
 from collections.abc import Callable
 from dataclasses import replace
@@ -45,11 +46,11 @@ import numpy as np
 from gector_punct.audio.waves import AudioSpec
 from gector_punct.engines.choice import cpu_device, load_taggers, runner_for, tagger_engine
 from gector_punct.text.case_forms import CaseForms
-from gector_punct.model.config import DecodeConfig, is_ensemble, model_folders, read_ensemble
+from gector_punct.model.config import DecodeConfig, ModelFolderError, is_ensemble, model_folders, read_ensemble
 from gector_punct.model.windows import Window, WindowedBatcher
 from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
 from gector_punct.prediction.settings import DEFAULTS
-from gector_punct.prediction.shipped import model_paths
+from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.existing import MODES, prepare_spaced, read_case, read_words
 from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
 from gector_punct.text.units import join_units
@@ -131,6 +132,9 @@ class Punctuator:
         transformers where it can (``plain_torch``: BERT, MPNet)."""
         tasks = options.get("tasks", DEFAULTS.tasks)
         paths = model_paths(paths, parse_tasks(tasks) if isinstance(tasks, str) else tasks)
+        missing = next((path for path in paths if not os.path.exists(path)), None)
+        if missing is not None:
+            raise ModelFolderError(missing_model_hint(missing))
         folders = model_folders(paths)
         light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers
         options.setdefault("case_forms", CaseForms.load(folders[0]))
@@ -151,6 +155,10 @@ class Punctuator:
         """``predict``'s lines (and their audio), read as ``existing`` says, each line to do that has words."""
         if isinstance(lines, str):
             raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
+        lines = list(lines)  # any iterable of lines, a generator included, read once
+        wrong = next((i for i, line in enumerate(lines) if not isinstance(line, str)), None)
+        if wrong is not None:
+            raise TypeError(f"predict takes lines of text: line {wrong} is {type(lines[wrong]).__name__}, not str")
         return LinesJob(lines, self.existing, audio)
 
     def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:
@@ -270,7 +278,8 @@ class LinesJob:
     """Lines on their way through ``Punctuator.predict``: each line's words (``existing.prepare_spaced``)
     and spacing, its audio (None: none), which lines still take a pass (``todo``: at first those with
     words), what the steps of the pass in progress made (``windows``, ``probabilities``), and the lines
-    written back. An empty or whitespace-only line is never tagged and comes back as it was."""
+    written back. An empty or whitespace-only line is never tagged and comes back as it was; a line whose
+    every word is deleted (``disf``) comes back empty, as a stream writes it."""
 
     def __init__(self, lines: list[str], existing: str, audio: list | None = None):
         prepared = [prepare_spaced(line, existing) for line in lines]
@@ -278,6 +287,7 @@ class LinesJob:
         self.words = [words for words, _ in prepared]
         self.spacings = [spacing for _, spacing in prepared]
         self.todo = [i for i, words in enumerate(self.words) if words]
+        self.tagged = set(self.todo)
         self.passes = 0  # tagging passes applied
         self.windows: list[list[Window]] | None = None
         self.probabilities: Probabilities | None = None
@@ -301,8 +311,8 @@ class LinesJob:
         self.passes += 1
 
     def written(self) -> list[str]:
-        return [join_units(words, spacing) if words else line
-                for line, words, spacing in zip(self.lines, self.words, self.spacings)]
+        return [join_units(words, spacing) if words else "" if i in self.tagged else line
+                for i, (line, words, spacing) in enumerate(zip(self.lines, self.words, self.spacings))]
 
 
 def _union(lists) -> list[str]:

@@ -1,8 +1,8 @@
 """The shipped models (the ``models/`` folder beside the package): their names, the one ``predict.py`` runs
 for a set of tasks, and model names or paths -> folders to load.
 
-``model_paths(paths, tasks)``: each given path that exists, as it is; a shipped model's name (``switch_en``)
-otherwise, as that model's folder, wherever the program runs; none given: the shipped model that can do
+``model_paths(paths, tasks)``: each given path that exists, as it is; a shipped model's name (``switch_en``,
+or ``models/switch_en``) otherwise, as that model's folder, wherever the program runs; none given: the shipped model that can do
 ``tasks`` (``shipped_model``: ``switch_en`` when ``disf`` is asked, else ``default_en``). A path that is
 neither is kept, for the loader to report (``missing_model_hint`` says what could be meant).
 """
@@ -33,10 +33,13 @@ def shipped_model(tasks: frozenset[str]) -> str:
 
 
 def resolve_model(path: str) -> str:
-    """``path`` when it exists or is not a shipped model's name, else that shipped model's folder."""
-    if os.path.exists(path) or os.path.basename(path) != path or path not in shipped_names():
+    """``path`` when it exists or names no shipped model, else that shipped model's folder. A shipped model
+    is named by its folder's name (``ensemble_en``) or as the cards write it, from the checkout's root
+    (``models/ensemble_en``)."""
+    if os.path.exists(path):
         return path
-    return os.path.join(MODELS, path)
+    name = os.path.normpath(path).removeprefix("models" + os.sep)
+    return os.path.join(MODELS, name) if name in shipped_names() else path
 
 
 def model_paths(paths: str | list[str] | None, tasks: frozenset[str]) -> list[str]:

@@ -46,6 +46,8 @@ class StreamingPunctuator:
         self.pending: list[list[str]] = []  # per word that is not final yet, its units
 
     def push(self, words: list[str]) -> list[str]:
+        if isinstance(words, str):
+            raise TypeError("push takes a list of words (for a text: push(text.split()))")
         self.pending.extend(self.punctuator.read_units(words))
         return self._finalise(len(self.pending) - self.lookahead)
 

@@ -139,8 +139,10 @@ def read_stream_query(query: dict[str, str], max_lookahead: int) -> StreamReques
     if unknown:
         raise ClientError(422, f"unknown parameter {unknown[0]!r} (lookahead, tasks, existing, fragments)")
     text = query.get("lookahead", str(DEFAULT_LOOKAHEAD))
-    if not text.isascii() or not text.isdigit() or int(text) > max_lookahead:
-        raise ClientError(422, f"lookahead must be a whole number from 0 to {max_lookahead}, not {text!r}")
+    # The length first: int() refuses (ValueError) a text of more than 4,300 digits.
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(max_lookahead))) or int(text) > max_lookahead:
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise ClientError(422, f"lookahead must be a whole number from 0 to {max_lookahead}, not {shown!r}")
     fields: dict[str, object] = dict(query)
     if "fragments" in query:  # a query's values are text
         fields["fragments"] = {"true": True, "false": False}.get(query["fragments"], query["fragments"])

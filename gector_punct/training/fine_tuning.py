@@ -19,7 +19,7 @@ from dataclasses import replace
 import torch
 from torch import nn
 
-from gector_punct.model.base_encoder import in_top_layers
+from gector_punct.model.base_encoder import in_top_layers, layer_count
 from gector_punct.model.config import ModelConfig
 from gector_punct.model.tagger import Seq2Labels
 from gector_punct.model.vocabulary import HEADS, IGNORE, Vocabulary
@@ -48,6 +48,7 @@ def adjust(model: Seq2Labels, **settings) -> None:
         settings = dict(settings, switches=tuple(settings["switches"]))
     current = model.config
     added = {k for k in ModelConfig.ADDABLE if settings.get(k) and not getattr(current, k)}
+    added |= {k for k in ModelConfig.LOWERABLE if settings.get(k) and settings[k] < layer_count(model.encoder)}
     fixed = sorted(k for k, v in settings.items()
                    if k not in ModelConfig.ADJUSTABLE and k not in added and getattr(current, k) != v)
     if fixed:

@@ -52,6 +52,9 @@ class TrainOptions(Settings):
                                                 "instead of the pretrained one (tests, toy runs)")
     special_tokens_fix: int | None = model_setting("1: add $START as a new special token before each window and "
                                                    "resize the embeddings", min=0, max=1)
+    encoder_layers: int | None = model_setting("read only the encoder's first N layers (faster in proportion; the "
+                                               "top layers of a sentence-embedding encoder serve sentences, not "
+                                               "words); can lower an init model's, cutting its top layers", min=1)
     max_len: int | None = model_setting("subwords per encoder window, special tokens included; longer texts are "
                                         "windowed", min=8)
     pieces_per_token: int | None = model_setting("subwords kept per word", min=1)
