@@ -260,3 +260,18 @@ def test_malformed_cue_names_the_line(tmp_path):
     (tmp_path / "bad.vtt").write_text("1\n00:01.000 --> 00:02.000\nhello\n")
     with pytest.raises(InputError, match=r"bad.vtt:1: a WebVTT file starts with 'WEBVTT'"):
         read_subtitles(str(tmp_path / "bad.vtt"), "vtt")
+
+
+def test_a_stream_of_deleted_words_keeps_a_flat_state(script_model):
+    """Pushing words that are all deleted grew the writer's context without end (98, 198 ... 798 words, a
+    push's cost with it); it stays within the newest kept word, the model's context and C more."""
+    streamer = StreamingPunctuator(Scripted(script_model, by_word), lookahead=2, context_words=6)
+    assert caption_text(feed(streamer, "we went", chunk=2)[0]) == "we went."
+    sizes, out = [], streamer.push(["we", "went"])
+    for _ in range(2_000):  # 100,000 deleted words
+        out += streamer.push(["uh"] * 50)
+        sizes.append(len(streamer.written))
+    assert caption_text(out) == "we went."
+    assert max(sizes) <= 1 + 6 + 6 and sizes[-1] == sizes[100]
+    assert len(streamer.context) == 6
+    assert caption_text(streamer.push(["then", "we", "went"]) + streamer.end()) == "Then we went."

@@ -16,7 +16,10 @@ the new words are decided in their context: a quote opened earlier may close, a 
 an earlier update added starts upper-case. The words are written by the batch writer
 (``tags.written_forms``) over the final words back to the newest one that was kept, then the pending ones,
 so a final word reads as the batch writes it in that context (full-width marks in Chinese, what a deleted
-word carried moved to its neighbours). With ``K`` = infinity an utterance is one window: exactly the words
+word carried moved to its neighbours). The state is bounded: the writer's context keeps the newest kept unit,
+the model's context and at most ``C`` deleted units before it (a run of deleted words hands its opening
+marks and a capital to the next kept word; only units of a run longer than that are forgotten), so a
+stream of words that are all deleted keeps a flat state and cost. With ``K`` = infinity an utterance is one window: exactly the words
 of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default). Each update encodes
 one bounded window, whatever the length of the history; an update that finalises nothing runs no model.
 
@@ -51,6 +54,13 @@ class StreamingPunctuator:
         self.pending.extend(self.punctuator.read_units(words))
         return self._finalise(len(self.pending) - self.lookahead)
 
+    def _bound_written(self) -> None:
+        """``written``'s first unit (the newest kept one) and its last units: the model's context and ``C``
+        more. ``_finalise`` reads the units before the context as ``older``: they stay in order."""
+        limit = 1 + sum(map(len, self.context)) + (self.context.maxlen or 0)
+        if len(self.written) > limit:
+            self.written = self.written[:1] + self.written[len(self.written) - (limit - 1):]
+
     def end(self) -> list[str]:
         final = self._finalise(len(self.pending), closes=not self.punctuator.fragments)
         self.context.clear()
@@ -78,6 +88,7 @@ class StreamingPunctuator:
         for word in words:
             self.context.append(final[: len(word)])
             final = final[len(word):]
+        self._bound_written()
         del self.pending[:n]
         return [word for word in words_written(words, forms) if word is not None]
 
