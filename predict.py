@@ -234,7 +234,9 @@ def main(argv=None) -> int:
         return restore_files(args)
     except KeyboardInterrupt:
         print("interrupted: " + ("the words that came are written" if args.stream else
-                                 "an output file is written only when the run completes"), file=sys.stderr)
+                                 "the lines restored so far are written" if args.output_file == "-" else
+                                 f"{args.output_file} is left as it was (it is written when the run completes)"),
+              file=sys.stderr)
         return 130
 
 

@@ -20,7 +20,7 @@ import sys
 
 from gector_punct.options.flags import FlagParser, add_flags
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
-from gector_punct.service.server import serve
+from gector_punct.service.server import address_in_use, serve
 from gector_punct.service.settings import ServiceSettings
 
 
@@ -45,6 +45,10 @@ def stop_quietly(signum, frame) -> None:
 def main(argv=None) -> int:
     """Exit status: 0 stopped by SIGTERM, 2 bad flags or model, 130 Ctrl-C."""
     settings = parse_settings(argv)
+    if address_in_use(settings.host, settings.port):
+        print(f"error: cannot listen on {settings.host}:{settings.port}: the address is in use or not this "
+              "machine's (--port, --host)", file=sys.stderr)
+        return 2
     signal.signal(signal.SIGTERM, stop_quietly)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

@@ -181,6 +181,8 @@ SCRIPT_ERRORS = [  # (the script's parse, its flags, the error line it must give
     (preprocess_data.main, ["-s", "/no/such.src", "-t", "b", "-o", "/tmp/out.tagged"],
      "error: cannot read /no/such.src: no such file or directory"),
     (preprocess_data.main, ["-s", "a", "-t", "b", "-o", ROOT], f"error: cannot write {ROOT}: it is a folder"),
+    (predict.main, ["--in_file", "x"], "error: unknown flag --in_file (did you mean --input_file or --output_file?)"),
+    (train.main, ["--lr_rate", "3"], "error: unknown flag --lr_rate (did you mean --lr?)"),
 ]
 
 
@@ -260,6 +262,17 @@ def test_ctrl_c_in_a_batch_run_leaves_the_old_output_file(tmp_path):
     code, _, err = interrupted(child, close_stdin=False)
     assert code == 130 and "Traceback" not in err and len(err.strip().splitlines()) <= 1, err
     assert out.read_text() == "the previous output\n" and os.listdir(tmp_path) == ["out.txt"]
+    assert f"interrupted: {out} is left as it was" in err
+
+
+def test_ctrl_c_of_a_batch_run_to_stdout_says_what_was_written():
+    """It said "an output file is written only when the run completes" after 2,626 lines went to stdout."""
+    child = start_predict("--input_file", "-", "--output_file", "-", "--chunk_words", "1")
+    child.stdin.write(b"so i went to new york\n")
+    child.stdin.flush()
+    assert child.stdout.readline().startswith(b"So I went")
+    code, _, err = interrupted(child, close_stdin=False)
+    assert code == 130 and err.strip() == "interrupted: the lines restored so far are written", err
 
 
 def test_a_value_is_checked_alike_from_a_flag_json_or_python():
@@ -275,3 +288,20 @@ def test_a_value_is_checked_alike_from_a_flag_json_or_python():
         TrainOptions(lr="fast")
     settings = PredictionSettings(tasks="disf,punc", model_path="switch_en", fragments=1)
     assert (settings.tasks, settings.model_path, settings.fragments) == (frozenset({"disf", "punc"}), ["switch_en"], True)
+
+
+def test_serve_on_a_busy_port_is_one_error_line_before_the_model_loads(capsys, monkeypatch):
+    """It logged "serving ... on :PORT", loaded the model, then failed with uvicorn's errno line and exit 1."""
+    import socket
+
+    def no_model(*args, **kwargs):
+        raise AssertionError("the model was loaded")
+
+    monkeypatch.setattr(serve, "load_punctuator", no_model)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert serve.main(["--port", str(port)]) == 2
+    assert one_error_line(capsys.readouterr().err) == (
+        f"error: cannot listen on 127.0.0.1:{port}: the address is in use or not this machine's (--port, --host)")

@@ -254,3 +254,17 @@ def test_several_worker_processes_answer_as_predict_py_and_outlive_a_crash(tmp_p
         assert "model worker 0 died" in server.log() and "Traceback" not in server.log()  # one line says it all
     finally:
         assert server.stop() == 0
+
+
+def test_a_first_start_that_builds_the_graph_still_logs(tmp_path, monkeypatch):
+    """The first int8 graph build set the root logger to ERROR: a service started with a cold cache logged
+    neither its "serving" line nor any access line."""
+    monkeypatch.setenv("GECTOR_PUNCT_CACHE", str(tmp_path / "cache"))
+    server = Server(tmp_path / "log")
+    try:
+        assert httpx.post(server.url + "/v1/restore", json={"lines": ["ok"]}, timeout=60).status_code == 200
+    finally:
+        assert server.stop() == 0
+    log = server.log()
+    assert "built the onnx" in log and "serving default_en on http://" in log
+    assert "POST /v1/restore 200 lines=1" in log

@@ -17,6 +17,7 @@ object raises ``ValueError("NAME: must be at least 1, not 0")``.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import math
 import sys
@@ -209,6 +210,20 @@ class FlagParser(argparse.ArgumentParser):
     def parse_known_args(self, args=None, namespace=None):
         args = sys.argv[1:] if args is None else list(args)
         return super().parse_known_args(switch_spellings(args, self.switches), namespace)
+
+    def parse_args(self, args=None, namespace=None):
+        """argparse's, but a misspelt flag is named first (argparse said only which required flags were
+        missing: ``--in_file x`` gave "required: --input_file, --output_file"), with the nearest ones."""
+        args = sys.argv[1:] if args is None else list(args)
+        known = list(self._option_string_actions)
+        for arg in args:
+            if arg == "--":
+                break
+            name = arg.partition("=")[0]
+            if name.startswith("--") and not any(option.startswith(name) for option in known):
+                near = difflib.get_close_matches(name, known, n=2)
+                self.error(f"unknown flag {name}" + (f" (did you mean {' or '.join(near)}?)" if near else ""))
+        return super().parse_args(args, namespace)
 
     def settings(self, cls, namespace: argparse.Namespace, **values):
         """A ``cls`` from the namespace's attributes named like its fields (and ``values``); a value it

@@ -9,6 +9,7 @@ model workers stop once the server has.
 from __future__ import annotations
 
 import logging
+import socket
 import time
 
 import uvicorn
@@ -25,6 +26,12 @@ class GracefulServer(uvicorn.Server):
         super().__init__(config)
         self.service = service
 
+    async def startup(self, sockets=None) -> None:
+        await super().startup(sockets)
+        if self.started:  # listening: said only now (a busy port logged "serving" before failing)
+            s = self.service.settings
+            log.info("serving %s on http://%s:%d/", self.service.model_name, s.host, s.port)
+
     async def shutdown(self, sockets=None) -> None:
         start, seconds = time.monotonic(), self.service.settings.shutdown_seconds
         self.service.gate.close()
@@ -35,6 +42,19 @@ class GracefulServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+def address_in_use(host: str, port: int) -> bool:
+    """Whether ``host:port`` cannot be listened on now (checked before the model loads: uvicorn's own
+    failure is a log line with an errno and exit 1, after the model has loaded)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
 def serve(settings: ServiceSettings, punctuator: Punctuator) -> None:
     """Serve until stopped. uvicorn raises the signal that stopped it again once it is done: the caller's
     SIGTERM handler decides the exit status."""
@@ -42,7 +62,6 @@ def serve(settings: ServiceSettings, punctuator: Punctuator) -> None:
     config = uvicorn.Config(service.app, host=settings.host, port=settings.port, access_log=False,
                             lifespan="off", ws_max_size=settings.max_body_bytes,
                             timeout_graceful_shutdown=1, log_level="warning")
-    log.info("serving %s on http://%s:%d/", service.model_name, settings.host, settings.port)
     try:
         GracefulServer(config, service).run()
     finally:
