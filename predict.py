@@ -29,7 +29,7 @@ from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
 from gector_punct.prediction.streaming import Captions, StreamingPunctuator
-from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles
+from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles, subtitle_format_of
 from gector_punct.text.files import (InputError, atomic_write, check_input_file, check_output_file, error_text,
                                      read_ended_lines, read_lines)
 
@@ -244,6 +244,12 @@ def restore_files(args: PredictCommand) -> int:
     """Load the model and restore the input as ``args`` say; returns the exit status (``main``'s)."""
     if args.low_memory:
         mmap_large_buffers()
+    shown = subtitle_format_of(args.input_file) if args.format == "plain" and args.input_file != "-" else None
+    if shown is not None:  # as plain text its timing lines came out as "00:00:01,000, --> 00:00:03,500."
+        fmt, line = shown
+        what = "header" if fmt == "vtt" and line == 1 else "timing line"
+        print(f"error: {args.input_file}:{line}: a subtitle file's {what} ({fmt}): give --format {fmt}", file=sys.stderr)
+        return 2
     try:
         punctuator = load_punctuator(args, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
     except ModelLoadError as err:

@@ -231,7 +231,7 @@ def test_subtitles_keep_cues_and_restore_across_them(shipped, tmp_path, fmt, tex
     assert "New York" in out and "Tuesday" in out  # a sentence restored across two cues
     if fmt == "srt":
         # markup kept; after "Did you?" the sentence starts past the ♪ (the capital guarantee skips symbols)
-        assert "<i>and then we took the train</i>" in out.replace("<i>And", "<i>and") and "{\\an8}♪ La la la ♪" in out
+        assert "<i>and then we took the train</i>" in out.replace("<i>And", "<i>and") and "{\\an8}♪ La la la. ♪" in out
     else:
         assert "<v Anna>So I went" in out and "NOTE written by hand\nover two lines\n" in out
 
@@ -244,7 +244,7 @@ def test_restored_srt_through_the_cli(tmp_path):
     assert run.returncode == 0 and "3 cues in, 3 cues out" in run.stderr
     out = (tmp_path / "out.srt").read_text()
     # the capital after "you?" holds past the ♪ (a symbol takes no capital and ends no sentence)
-    assert out.startswith("1\n00:00:01,000 --> 00:00:03,500\nSo I went to New York\n") and "{\\an8}♪ La la la ♪" in out
+    assert out.startswith("1\n00:00:01,000 --> 00:00:03,500\nSo I went to New York\n") and "{\\an8}♪ La la la. ♪" in out
 
 
 def test_chinese_cues_are_restored_per_character(script_model, tmp_path):
@@ -275,3 +275,26 @@ def test_a_stream_of_deleted_words_keeps_a_flat_state(script_model):
     assert max(sizes) <= 1 + 6 + 6 and sizes[-1] == sizes[100]
     assert len(streamer.context) == 6
     assert caption_text(streamer.push(["then", "we", "went"]) + streamer.end()) == "Then we went."
+
+
+def test_a_subtitle_file_is_restored_as_predict_restores_its_words_as_one_line(shipped, tmp_path):
+    """Its last sentence was left open (``... around ten`` where plain text ends it with a mark): the cues'
+    words were read as a fragment."""
+    path = tmp_path / "in.srt"
+    path.write_text("1\n00:00:01,000 --> 00:00:03,500\nthe meeting ran over so i missed my train\n\n"
+                    "2\n00:00:03,600 --> 00:00:06,000\ni will be home around eight instead of seven\n")
+    out = format_subtitles(restore_subtitles(shipped, read_subtitles(str(path), "srt")))
+    words = [t for line in out.splitlines() if line and not line[0].isdigit() for t in line.split()]
+    source = " ".join(t for line in path.read_text().splitlines() if line and not line[0].isdigit() for t in line.split())
+    assert " ".join(words) == shipped.predict([source])[0]
+    assert words[-1][-1] in ".?!"
+
+
+def test_a_subtitle_file_given_as_plain_text_is_refused_naming_the_format(tmp_path):
+    """Read as plain text it came out as ``00:00:01,000, --> 00:00:03,500.`` with exit status 0."""
+    (tmp_path / "in.srt").write_text(SRT)
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "predict.py"), "--input_file", str(tmp_path / "in.srt"),
+                          "--output_file", str(tmp_path / "out.txt")], capture_output=True, text=True,
+                         env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    assert run.returncode == 2 and not (tmp_path / "out.txt").exists()
+    assert run.stderr == f"error: {tmp_path / 'in.srt'}:2: a subtitle file's timing line (srt): give --format srt\n"

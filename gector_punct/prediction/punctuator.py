@@ -183,10 +183,11 @@ class Punctuator:
 
     def restore_words(self, words: list[str]) -> list[str | None]:
         """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
-        written form, or None where it vanishes (a marks-only token under ``strip``, a ``$DELETE``)."""
+        written form, or None where it vanishes (a marks-only token under ``strip``, a ``$DELETE``). Read as
+        ``predict`` reads a line: a whole utterance, its last sentence closed, unless ``fragments``."""
         units = self.read_units(words)
         line = self.tagger_line([unit for word in units for unit in word])
-        forms = written_forms(line, self.predict_tags([line])[0]) if line else []
+        forms = written_forms(line, self.predict_tags([line], whole=not self.fragments)[0]) if line else []
         return words_written(units, forms)
 
     def read_units(self, words: list[str]) -> list[list[str]]:

@@ -7,7 +7,8 @@ pass through untouched. Markup stays attached to its word and is not read as tex
 ``<v Speaker>``, ``<00:00:01.000>``, ``{\\an8}``). A cue without a valid timing line, or an empty file,
 raises ``InputError`` naming the file and line. ``restore_subtitles(punctuator, subtitles)`` restores the
 words in place; ``format_subtitles(subtitles)`` gives the file's text (blocks separated by one empty line,
-tokens of a line by one space).
+tokens of a line by one space). ``subtitle_format_of(path)``: the format a file's first lines show (a
+WEBVTT header, a cue's timing line), for a file given as plain text.
 """
 from __future__ import annotations
 
@@ -34,6 +35,23 @@ class Block:
 class Subtitles:
     fmt: str
     blocks: list[Block]
+
+
+def subtitle_format_of(path: str) -> tuple[str, int] | None:
+    """(format, line number) when the first lines of ``path`` are a subtitle file's (the WEBVTT header, or
+    a cue's timing line among the first three lines with text), else None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = [(n, line.strip().lstrip("\ufeff")) for n, line in zip(range(1, 21), f)]
+    except OSError:
+        return None  # the reader names the problem
+    texts = [(n, line) for n, line in head if line][:3]
+    for n, line in texts:
+        if n == texts[0][0] and line.split(" ")[0] == "WEBVTT":
+            return "vtt", n
+        if _SRT_TIME.match(line) or _VTT_TIME.match(line):
+            return ("srt" if "," in line.split("-->")[0] else "vtt"), n
+    return None
 
 
 def _blocks(path: str) -> list[list[tuple[int, str]]]:
