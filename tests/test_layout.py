@@ -56,3 +56,41 @@ def test_the_declared_python_has_the_timeouts_the_service_catches():
     with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
         assert 'requires-python = ">=3.11"' in f.read()
     assert asyncio.TimeoutError is TimeoutError
+
+
+# Words the docstrings use for a variable, not a module: ``batch.targets``, ``settings.engine`` ...
+VARIABLE_WORDS = {"batch", "settings", "metrics", "options", "config", "self"}
+
+
+def test_the_docstrings_name_modules_and_names_that_exist():
+    """Docstrings named ``encoding.collate``, ``io.atomic_write``, ``mpnet_encoder``, ``tags.PAUSE_MARKS`` and
+    ``light.py`` long after they had moved: each ``module.name`` of a module of the package names something
+    that module has, and each ``file.py`` is a file of the repository."""
+    import importlib
+    import re
+
+    modules, files = {}, set()
+    for folder, _, names in os.walk(ROOT):
+        files |= {name for name in names if name.endswith(".py")}
+    package = os.path.join(ROOT, "gector_punct")
+    for folder, _, names in os.walk(package):
+        for name in names:
+            if name.endswith(".py") and name != "__init__.py":
+                dotted = os.path.relpath(os.path.join(folder, name), ROOT)[:-3].replace(os.sep, ".")
+                modules.setdefault(name[:-3], []).append(dotted)
+    wrong = []
+    for folder, _, names in os.walk(package):
+        for name in (n for n in names if n.endswith(".py")):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                text = f.read()
+            for ref in re.finditer(r"``((?:[a-z_]+\.)*[a-z_0-9]+)\.([A-Za-z_][A-Za-z0-9_]*)``", text):
+                head, attr = ref.group(1).split(".")[-1], ref.group(2)
+                if attr == "py":
+                    found = f"{head}.py" in files
+                elif head in modules and head not in VARIABLE_WORDS:
+                    found = any(hasattr(importlib.import_module(m), attr) for m in modules[head])
+                else:
+                    found = head not in ("encoding", "io", "mpnet_encoder", "light")  # modules that are gone
+                if not found:
+                    wrong.append(f"{name}: {ref.group(0)}")
+    assert not wrong, wrong

@@ -81,3 +81,19 @@ def streamed(server, words: list[str]) -> str:
             text += message["final"]
             if message.get("end"):
                 return text
+
+
+def test_a_refused_token_is_said_beside_the_button_in_the_pages_words(server, browser):
+    """The 401 was shown far below the Restore button and spoke of an ``Authorization`` header."""
+    wait = WebDriverWait(browser, 60)
+    browser.get(server.url + "/")
+    browser.find_element(By.ID, "input").send_keys(PASTED)
+    browser.find_element(By.ID, "restore").click()
+    wait.until(lambda b: b.find_element(By.ID, "restore-error").text)
+    assert browser.find_element(By.ID, "restore-error").text == \
+        "This server needs a token: type it in the Token field at the top of the page."
+    assert browser.switch_to.active_element.get_attribute("id") == "token"
+    browser.find_element(By.ID, "token").send_keys("not-the-token")
+    browser.find_element(By.ID, "restore").click()
+    wait.until(lambda b: "refused" in b.find_element(By.ID, "restore-error").text)
+    assert not browser.find_element(By.ID, "error").text and not browser.find_element(By.ID, "output").text

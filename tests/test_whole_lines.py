@@ -24,7 +24,7 @@ def test_first_word_capitalised_and_last_pause_becomes_the_mark():
     words = "the economy grew last year".split()
     assert close(words, [Tag()] * 4 + [comma]) == "The economy grew last year."
     assert close(words, [Tag()] * 5, "?") == "The economy grew last year?"
-    dash = Tag(append="--")  # a dash is a pause mark too (tags.PAUSE_MARKS): a whole line ends a sentence
+    dash = Tag(append="--")  # a dash is a pause mark too (alignment.PAUSE_MARKS): a whole line ends a sentence
     assert close(words, [Tag()] * 4 + [dash]) == "The economy grew last year."
 
 

@@ -183,7 +183,7 @@ def word_labels(vocab: Vocabulary, words: list[str], tags: list[Tag], tasks: fro
                 off_tasks: str = "untaught") -> list[WordLabels]:
     """Per word, its ``WordLabels``: its label index per head, and the mark context it gives the next word
     (``tags.mark_context`` of the word as written; a deleted word passes on the context it was given):
-    what ``encoding.collate`` takes as ``labels``. Without the punc task only deletion is taught: a kept
+    what ``windows.collate`` takes as ``labels``. Without the punc task only deletion is taught: a kept
     word's punctuation target is ``NOT_DELETED`` (not ``$DELETE``, mark unknown), its case and detection unknown,
     so that a model never learns "one task on means the other is off" (the joint mode stays untrained);
     with neither task (a no-conversion set) nothing is taught: decoding keeps such a line as it is, and a

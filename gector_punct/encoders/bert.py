@@ -1,4 +1,4 @@
-"""A plain-torch BERT encoder for prediction (``light.py`` chooses it over transformers).
+"""A plain-torch BERT encoder for prediction (``plain_torch.py`` chooses it over transformers).
 
 ``BertEncoder`` computes what transformers' ``BertModel`` computes for an encoder (absolute positions, token
 type 0, post-norm layers, SDPA attention over the padding mask) with the same parameter names, so the same

@@ -1,4 +1,4 @@
-"""What the plain-torch encoders (``bert.BertEncoder``, ``mpnet_encoder.MPNetEncoder``) share.
+"""What the plain-torch encoders (``bert.BertEncoder``, ``mpnet.MPNetEncoder``) share.
 
 Each computes what its transformers model computes for an encoder at inference, with transformers' parameter
 names, so the same state dicts load into it; they differ in embeddings, attention bias and the names of the

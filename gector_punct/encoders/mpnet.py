@@ -1,4 +1,4 @@
-"""A plain-torch MPNet encoder for prediction (``light.py`` chooses it over transformers).
+"""A plain-torch MPNet encoder for prediction (``plain_torch.py`` chooses it over transformers).
 
 ``MPNetEncoder`` computes what transformers' ``MPNetModel`` computes for an encoder, with the same parameter
 names (``encoder.relative_attention_bias.weight``, ``attention.attn.q`` ...), so the same state dicts load:
@@ -11,7 +11,7 @@ names (``encoder.relative_attention_bias.weight``, ``attention.attn.q`` ...), so
   computed once per forward and shared by every layer; it depends on token order only, not on padding.
 * post-norm layers; SDPA attention with the bias and the padding mask (-inf) added to the scores.
 
-(The module is ``mpnet_encoder``; ``mpnet.py`` assembles all-mpnet-base-v2 from its pip packages.)
+(``pip_mpnet.py`` assembles all-mpnet-base-v2 from its pip packages.)
 """
 from __future__ import annotations
 

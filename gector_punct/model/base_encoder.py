@@ -46,7 +46,7 @@ def cut_layers(encoder: nn.Module, n: int) -> None:
 def encoder_for(config: ModelConfig, pretrained: bool, light: bool) -> nn.Module:
     """The encoder a model sits on: the installed pretrained one (a new model; a partial folder, which stores
     only what training changed), or one of ``encoder_config`` (random for a new model; a full folder's
-    weights load over it). ``light``: without transformers (``light.py``), for prediction."""
+    weights load over it). ``light``: without transformers (``plain_torch.py``), for prediction."""
     if light:
         if pretrained:
             return load_pretrained_encoder(resolve_encoder(config.transformer_model))

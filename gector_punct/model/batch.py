@@ -4,7 +4,7 @@ Every batch has ``input_ids`` / ``attention_mask`` (windows x subwords) and ``wo
 each word's first subword) / ``word_mask`` (windows x words, False at padding). The optional features are
 None unless the batch carries them; a model with the part that reads one needs it:
 
-- ``switches`` (windows x tasks, 0 off / 1 on): a model with switching tokens (``encoding.collate`` gives it
+- ``switches`` (windows x tasks, 0 off / 1 on): a model with switching tokens (``windows.collate`` gives it
   for windows encoded with switch states);
 - ``prev_mark`` (windows x words): each word's predecessor's mark context (``tags.MARK_CONTEXTS``), given
   with labels; a ``case_context`` model trains on it and, without it, returns every context's case logits;
@@ -12,7 +12,7 @@ None unless the batch carries them; a model with the part that reads one needs i
   (``audio_data.AudioLines.batch``; ``acoustic`` None when no window of the batch has audio);
 - ``targets``: head ``target_key`` -> (windows x words) label indices; given, the model also returns its loss.
 
-``Batch.of(tensors)`` builds one from the dicts ``encoding.collate`` and ``AudioLines.batch`` return (an
+``Batch.of(tensors)`` builds one from the dicts ``windows.collate`` and ``AudioLines.batch`` return (an
 unknown key raises TypeError); ``batch.to(device)`` moves every tensor.
 """
 from __future__ import annotations

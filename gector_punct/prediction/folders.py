@@ -3,7 +3,7 @@ pieces that ``utils/predict_ray.py`` runs on Ray (this module does not import Ra
 
 Files: ``input_names(folder)`` lists the regular, non-hidden files directly in the input folder; each
 becomes the same-named file of the output folder. An output appears only when its whole file is written
-(``io.atomic_write``: a temporary file renamed into place), so an output that exists is a finished file:
+(``files.atomic_write``: a temporary file renamed into place), so an output that exists is a finished file:
 ``pending_names`` leaves those out, so that a run killed at any point and started again redoes only the
 files it had not finished, and removes the temporary files a killed run left for the others.
 

@@ -111,7 +111,7 @@ def open_utterance(line: Line) -> Line:
 def close_utterance(line: Line) -> Line:
     """A whole utterance's last word (the last kept one with a letter or digit: an emoji after it stays after
     the mark) ends a sentence, with ``Evidence.last_mark`` where it has only pause marks
-    (``tags.PAUSE_MARKS``), none (``year,`` -> ``year.``) or an ellipsis (``eight...`` -> ``eight.``: an
+    (``alignment.PAUSE_MARKS``), none (``year,`` -> ``year.``) or an ellipsis (``eight...`` -> ``eight.``: an
     utterance a recogniser closed was ended, not trailed off), inside the closing quotes it adds (``us"`` ->
     ``us."``); a last word with marks of its own in the input is left as it is."""
     words, tags = line.words, line.tags

@@ -208,7 +208,7 @@ class Punctuator:
                            given=given, opens=opens)
 
     def encode(self, word_lines: list[list[str]]) -> list[list[Window]]:
-        """The lines' windows (``encoding.Window``), one list per model: the tokeniser's part of
+        """The lines' windows (``windows.Window``), one list per model: the tokeniser's part of
         ``probabilities``, which a pipeline (``pipeline.predict_chunks``) runs ahead of the encoder."""
         return [encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
                 for model, encoder in zip(self.models, self.encoders)]

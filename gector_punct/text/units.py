@@ -2,7 +2,7 @@
 
 Where a script writes spaces, a unit is a whitespace word (``York,``). Continuous scripts (Chinese, Japanese
 kana, Thai, Lao, Khmer, Myanmar) write none, so there every *character* is a unit and a tag can belong to
-any of them (the encoder reads a run of them as its subwords: ``encoding.character_runs``); a run of other
+any of them (the encoder reads a run of them as its subwords: ``windows.character_runs``); a run of other
 letters inside such text (``iPhone`` in ``我用iPhone手机``) stays one unit.
 Marks stay attached to their unit as they do to a word: trailing marks to the unit before them, opening
 marks (``「`` ``¿`` ``(``) to the unit after.
