@@ -3,6 +3,7 @@
 that opens upper-case (through the stream too); each test states the bug it guards against."""
 from dataclasses import replace
 
+import numpy as np
 import pytest
 import torch
 
@@ -288,3 +289,33 @@ def test_a_later_pass_reads_the_taggers_marks_not_a_writers(script_model):
     assert once.predict(["so we went home", "So we went home."]) == ["So we went home.", "So we went home."]
     once.iteration_count = 2
     assert once.predict(["so we went home", "So we went home."]) == ["So, we went home.", "So we went home."]
+
+
+def test_decode_lines_joins_after_an_address_but_not_where_a_stream_decided():
+    """``join_after_addresses`` could leave ``LINE_RULES``, or stop sparing the words a stream already decided
+    (``given``), and every test of it alone still passed."""
+    words = "write to support@acme.com and we'll answer".split()
+    probs = scripted_probabilities([KEEP] * 5 + [PERIOD])
+    probs[PUNCT_HEAD.name][2, NAMES[PUNCT_HEAD.name].index(KEEP)] = 0.4  # an unsure sentence end after the address
+    probs[PUNCT_HEAD.name][2, NAMES[PUNCT_HEAD.name].index(PERIOD)] = 0.6
+    probs[DETECT_HEAD.name][2] = torch.tensor([0.0, 1.0])
+    (tags,) = decode_lines([words], probs, NAMES, frozenset({"punc"}), DecodeConfig(additional_confidence=0.0))
+    assert apply_tags(words, tags) == "write to support@acme.com and we'll answer."
+    given = [Tag(), Tag(), period]  # a stream wrote the address's period before these words came
+    (tags,) = decode_lines([words], probs, NAMES, frozenset({"punc"}), DecodeConfig(additional_confidence=0.0),
+                           given=[given])
+    assert tags[:3] == given and apply_tags(words, tags) == "write to support@acme.com. And we'll answer."
+
+
+def test_likeliest_is_argmax_over_its_labels_the_first_of_equals():
+    """Ties were never tested: the first of equal labels (in column order, as argmax takes them) wins, so a
+    decision does not hang on the order the label runs are read in."""
+    from gector_punct.prediction.decoding import likeliest
+
+    rng = np.random.default_rng(0)
+    p = (rng.integers(0, 3, size=(300, 7)) / 2).astype(np.float32)  # values 0, 0.5, 1: many ties
+    for keep, columns, bias in ((0, [1, 2, 5, 6], 0.0), (3, [0, 1, 4, 5], 0.0), (0, [2, 3, 4], 0.5)):
+        labels = sorted({keep, *columns})
+        scores = np.stack([p[:, j] + (bias if j == keep else 0.0) for j in labels], axis=1)
+        expected = np.array(labels)[scores.argmax(1)]
+        assert (likeliest(p, keep, bias, columns, threshold=0.0) == expected).all(), (keep, columns, bias)

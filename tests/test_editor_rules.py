@@ -37,6 +37,11 @@ def test_a_greeting_tempered_from_an_exclamation_still_takes_a_comma():
     line = line_of(words, tags, case=[(KEEP,) * len(MARK_CONTEXTS)] * len(words), config=DecodeConfig(exclamation=0.9),
                    exclaim=[0.6, 0.0, 0.0, 0.0, 0.0])
     assert written(decide(line, LINE_RULES[len(WORD_RULES):])) == "Hello, thank you for calling."
+    # Before anything but a thanks (a tempered "Hello." before a thanks takes its comma in either order).
+    words = "hello we are open today".split()
+    line = line_of(words, tags, case=[(KEEP,) * len(MARK_CONTEXTS)] * len(words), config=DecodeConfig(exclamation=0.9),
+                   exclaim=[0.6, 0.0, 0.0, 0.0, 0.0])
+    assert written(decide(line, LINE_RULES[len(WORD_RULES):])) == "Hello, we are open today."
 
 
 def test_a_greeting_with_a_name_and_what_stays():
@@ -203,6 +208,11 @@ def test_a_question_by_its_word_order_takes_a_question_mark():
     tags = [CAP, Tag(), Tag(), Tag(), Tag(append=".")]
     assert written(ask_inverted_questions(line_of(fragment, tags))) == "How much does it cost."
     assert written(ask_inverted_questions(line_of(fragment, tags, whole=True))) == "How much does it cost?"
+    # A condition's inversion followed by a pause is no question (an exception no test held).
+    for text, pause in (("should you need help call us", 3), ("were it not for you we would be lost", 4)):
+        words = text.split()
+        tags = [CAP] + [Tag(append=",") if k == pause else Tag() for k in range(1, len(words) - 1)] + [Tag(append=".")]
+        assert written(ask_inverted_questions(line_of(words, tags, whole=True))).endswith(".")
 
 
 def test_a_subordinate_clause_is_joined_to_the_next_sentence():
@@ -297,6 +307,9 @@ def test_a_thanks_said_alone_joins_the_sentence_before():
 
     reply = [CAP, Tag(), Tag(append="."), Tag(case=CAPITAL, append=".")]
     assert thanked("io sto bene grazie", reply) == "Io sto bene, grazie."
+    four, five = [CAP, Tag(), Tag(), Tag(append=".")], [CAP, Tag(), Tag(), Tag(), Tag(append=".")]
+    assert thanked("io sto molto bene grazie", four + [reply[-1]]) == "Io sto molto bene, grazie."  # REPLY_WORDS
+    assert thanked("oggi io sto molto bene grazie", five + [reply[-1]]) == "Oggi io sto molto bene. Grazie."
     assert thanked("io sto bene grazie", reply, whole=False) == "Io sto bene. Grazie."
     assert thanked("non merci", [Tag(case=CAPITAL, append="."), Tag(case=CAPITAL, append=".")]) == "Non, merci."
     assert thanked("i bought it thanks", [CAP, Tag(), Tag(append="."), CAP]) == "I bought it. Thanks"  # English
@@ -349,3 +362,6 @@ def test_an_unsure_sentence_end_after_an_address_goes():
     assert written(join_after_addresses(own)) == "Write to support@acme.com. And we'll answer."
     last = line_of(words[:3], tags[:3], case=case[:3], sentence_end=[0, 0, 0.55])
     assert written(join_after_addresses(last)) == "Write to support@acme.com."
+    # A period a stream already wrote (given) stays, and so does the capital after it.
+    decided = line_of(words, tags, given=tags[:3], case=case, sentence_end=[0, 0, 0.55, 0, 0, 0.9])
+    assert written(join_after_addresses(decided)) == "Write to support@acme.com. And we'll answer."
