@@ -226,3 +226,18 @@ def test_a_shipped_model_loads_by_the_cards_path_from_any_folder_and_a_typo_is_n
     assert Punctuator.load("models/default_en").predict(["ok"]) == Punctuator.load("default_en").predict(["ok"])
     with pytest.raises(ModelFolderError, match=r"no folder defualt_en \(the shipped models, by name: .*default_en"):
         Punctuator.load("defualt_en")  # said only "config.json: missing"
+
+
+@pytest.mark.parametrize("precision", ["int8", "float32"])  # float32: batches of several windows, as predict's
+def test_predict_in_parts_gives_predicts_lines(precision):
+    """The service restores a long line in parts (its turns between requests); the lines are predict's."""
+    punctuator = Punctuator.load("default_en", precision=precision, batch_size=4)
+    lines = ["so i went to new york last tuesday did you go there too " * 120, "", "ok then", "yes it was great " * 40]
+    parts, run = 0, punctuator.predict_in_parts(lines, 100)
+    try:
+        while True:
+            next(run)
+            parts += 1
+    except StopIteration as done:
+        restored = done.value
+    assert restored == punctuator.predict(lines) and parts >= (10 if precision == "int8" else 4)  # a part: whole batches

@@ -91,3 +91,40 @@ def test_a_failing_step_fails_its_job_only_and_a_full_queue_refuses_at_once():
         assert await queue.run(["waited"], wait=True) == ["waited"]
         await asyncio.gather(*slow)
     asyncio.run(scenario())
+
+
+def test_a_generator_of_steps_is_sent_each_steps_result():
+    """A long line's parts: the next step depends on what the last one gave (``advance`` until the lines)."""
+    async def scenario():
+        ran = []
+        queue = ModelQueue([RecordingWorker(ran)], size=2)
+
+        def steps():
+            seen = yield "first"
+            while seen != "third":
+                seen = yield {"first": "second", "second": "third"}[seen]
+        return await queue.run(steps())
+    assert asyncio.run(scenario()) == ["first", "second", "third"]
+
+
+def test_a_worker_forgets_a_job_in_parts_when_dropped_or_done():
+    from gector_punct.service.contract import Reading
+    from gector_punct.service.workers import ModelWorker
+
+    class Parts:  # a punctuator whose predict_in_parts pauses twice
+        def reading(self, *args):
+            return self
+
+        def predict_in_parts(self, lines, part_words):
+            yield
+            yield
+            return [line.upper() for line in lines]
+
+    worker = ModelWorker(Parts())
+    reading = Reading(frozenset({"punc"}), "keep", False)
+    assert worker.execute(("begin", (1, reading, ["a b"], 10))) is None
+    assert worker.execute(("advance", (1,))) is None
+    assert worker.execute(("advance", (1,))) == ["A B"] and not worker.jobs
+    worker.execute(("begin", (2, reading, ["c"], 10)))
+    worker.execute(("drop", (2,)))
+    assert not worker.jobs

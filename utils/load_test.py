@@ -8,10 +8,12 @@ per request answered (its own process's and its model workers'), which does not 
     python utils/load_test.py --start_server --clients 16 --seconds 60
     python utils/load_test.py --url http://127.0.0.1:8000 --token "$TOKEN" --clients 64 --seconds 30
     python utils/load_test.py --start_server --clients 16 --long_clients 1 --long_words 20000 --stream_share 0
+    python utils/load_test.py --start_server --clients 4 --long_clients 1 --long_words 19000 --long_line_words 19000 \
+        --stream_share 0 --seconds 60      # a short request beside a request of ONE 19,000-word line
 
 A restore request carries --lines lines; a stream utterance sends its words in chunks of 4, then an end, and
 counts as one request (its latency: from the first chunk to the end's reply). --long_clients of the clients
-send only restore requests of --long_words words (lines of 20 words), reported apart as "long". A 503 is
+send only restore requests of --long_words words (lines of --long_line_words words), reported apart as "long". A 503 is
 counted, not retried; the client goes on with its next request at once. All clients come from one
 address: a server's --max_client_connections must allow them (--start_server sets it to twice --clients: a
 client's next connection may come before the server has counted its last one closed).
@@ -54,6 +56,7 @@ class LoadTestFlags(Settings):
     lines: int = flag(2, "lines per restore request", min=1)
     long_clients: int = flag(0, "clients (of --clients) that send long restore requests only", min=0)
     long_words: int = reused(ServiceSettings, "max_words", help="words of a long request")
+    long_line_words: int = flag(20, "words per line of a long request (as many as --long_words: one line)", min=1)
     lookahead: int = reused(PredictionSettings, "lookahead")
     rss_at: str = flag("1000,10000", "request counts after which the started server's VmRSS is read")
     seed: int = flag(0, "random seed of the request mix")
@@ -110,12 +113,12 @@ async def restore(client: httpx.AsyncClient, url: str, lines: list[str]) -> str:
     return str(reply.status_code)
 
 
-def long_lines(rng: random.Random, words: int) -> list[str]:
-    """Lines of 20 words, ``words`` words in all, cut from the sentences in random order."""
+def long_lines(rng: random.Random, words: int, per_line: int) -> list[str]:
+    """Lines of ``per_line`` words, ``words`` words in all, cut from the sentences in random order."""
     text = []
     while len(text) < words:
         text += rng.choice(SENTENCES).split()
-    return [" ".join(text[i: min(i + 20, words)]) for i in range(0, words, 20)]
+    return [" ".join(text[i: min(i + per_line, words)]) for i in range(0, words, per_line)]
 
 
 async def stream(url: str, headers: dict, rng: random.Random, lookahead: int) -> str:
@@ -139,7 +142,7 @@ async def client_loop(url: str, args, tally: Tally, deadline: float, seed: int, 
     async with httpx.AsyncClient(headers=headers, timeout=120) as client:
         while time.monotonic() < deadline:
             kind = "long" if long else "stream" if rng.random() < args.stream_share else "restore"
-            lines = long_lines(rng, args.long_words) if long else rng.choices(SENTENCES, k=args.lines)
+            lines = long_lines(rng, args.long_words, args.long_line_words) if long else rng.choices(SENTENCES, k=args.lines)
             start = time.perf_counter()
             try:
                 if kind == "stream":

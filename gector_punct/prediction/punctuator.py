@@ -38,7 +38,7 @@ from __future__ import annotations
 import copy
 import os
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -230,10 +230,17 @@ class Punctuator:
     def _model_probabilities(self, k: int, windows: list[Window], word_lines: list[list[str]], offsets: list[int],
                              audio=None) -> Probabilities:
         """Model ``k``'s probabilities, its windows run batch by batch, each word's from its owner window."""
+        # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
+        out = no_edit_probabilities(self.names, offsets[-1], len(MARK_CONTEXTS))
+        for _ in self._filled_batches(k, windows, word_lines, offsets, audio, out):
+            pass
+        return out
+
+    def _filled_batches(self, k: int, windows: list[Window], word_lines: list[list[str]], offsets: list[int], audio,
+                        out: Probabilities) -> Iterator[int]:
+        """Model ``k``'s windows run batch by batch into ``out``; after each batch, the words it filled."""
         model, contexts = self.models[k], len(MARK_CONTEXTS)
         columns = self.columns[k]
-        # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
-        out = no_edit_probabilities(self.names, offsets[-1], contexts)
         feed = self.runners[k].feed(windows, word_lines, audio, self.audio_cache, self.skip_bad_audio)
         batch_size = min(self.batch_size, self.runners[k].max_batch or self.batch_size)
         for indices, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id).arrays():
@@ -258,7 +265,32 @@ class Punctuator:
                     table[targets_a[:, None, None], np.arange(contexts)[None, :, None], cols[None, None, :]] = values
                 else:
                     table[targets_a[:, None], cols] = values
-        return out
+            yield len(rows)
+
+    def predict_in_parts(self, lines: list[str], part_words: int) -> Generator[None, None, list[str]]:
+        """``predict(lines)`` (no audio) as a generator that pauses after each part of the model's work of
+        about ``part_words`` words (whole batches, batched as ``predict`` batches them: the same lines come
+        out); it returns the restored lines. The service's turns between requests, inside a long line too."""
+        job = self.start(lines)
+        for _ in range(self.iteration_count):
+            if not job.todo:
+                break
+            self.tokenise_step(job)
+            word_lines, offsets = job.todo_words(), [0]
+            for words in word_lines:
+                offsets.append(offsets[-1] + len(words))
+            members = []
+            for k, windows in enumerate(job.windows):
+                members.append(no_edit_probabilities(self.names, offsets[-1], len(MARK_CONTEXTS)))
+                done = 0
+                for filled in self._filled_batches(k, windows, word_lines, offsets, None, members[-1]):
+                    done += filled
+                    if done >= part_words:
+                        yield
+                        done = 0
+            job.probabilities = members[0] if len(members) == 1 else mean_probabilities(members)
+            self.decode_step(job)
+        return job.written()
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
                decode: DecodeConfig | None = None, whole: bool = False,

@@ -3,7 +3,8 @@
 Routes: ``GET /`` the page (``static/page.html``), ``GET /health`` (no token: ``{"status": "ok", "model":
 NAME}``), ``POST /v1/restore`` (``contract.read_restore``, at most ``--max_words`` words (``limits``) ->
 ``{"lines": [...]}``: exactly the lines ``predict.py --chunk_words N`` writes for them, each request
-restored on its own in ``chunks.word_chunks`` groups of ``--chunk_words``, each group one step of its job)
+restored on its own in ``chunks.word_chunks`` groups of ``--chunk_words``, each group one step of its job;
+a group of more words, one long line, in steps of about ``--chunk_words`` words of model work: ``restore_steps``)
 and ``WebSocket /v1/stream`` (``streams.StreamSession``). No other path: ``/health/`` is a 404, never a
 redirect. Every model call goes through one ``ModelQueue`` (its workers: ``workers.start_workers``); a
 full queue answers 503 with ``Retry-After`` at once. ``admission`` refuses what comes beyond the
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import itertools
 import logging
 import os
 import time
@@ -65,6 +67,7 @@ class Service:
         self.gate = Gate(settings)
         self.streams = StreamSessions(self)
         self._readers: dict[Reading, Punctuator] = {}
+        self.job_ids = itertools.count()
         self.page = resources.files(__package__).joinpath("static", "page.html").read_text(encoding="utf-8")
         middleware = [Middleware(AccessLog), Middleware(Admission, gate=self.gate)]
         if settings.allow_origin:
@@ -118,7 +121,7 @@ class Service:
             check_count(sum(words for _, words in pieces), *limit)
             self.reader(job.reading)  # 422 before any model work when the model cannot read so
             self.queue.check_room()  # a 503 costs no task
-            chunks = await unless_client_leaves(request, self.queue.run(restore_steps(job.reading, pieces)))
+            chunks = await self.run_restore(request, job.reading, pieces)
         except ClientError as err:
             return error(err.status, err.message)
         except QueueFull as err:
@@ -129,7 +132,21 @@ class Service:
         except WorkerError as err:  # logged where it happened
             log.error("%s %s: %s", request.method, request.url.path, err)
             return error(500, "internal error (logged by the server)")
-        return JSONResponse({"lines": [line for chunk in chunks for line in chunk]})
+        return JSONResponse({"lines": [line for chunk in chunks if chunk is not None for line in chunk]})
+
+    async def run_restore(self, request: Request, reading: Reading, pieces: list[tuple[list[str], int]]) -> list:
+        """The steps' results of a restore; a job restoring a long line in parts runs on one worker (which
+        holds its state) and is dropped there if its client leaves."""
+        part_words = self.settings.chunk_words
+        job = next(self.job_ids) if any(words > part_words for _, words in pieces) else None
+        worker = None if job is None else job % len(self.queue.workers)
+        try:
+            return await unless_client_leaves(
+                request, self.queue.run(restore_steps(reading, pieces, part_words, job), worker=worker))
+        except BaseException:
+            if job is not None:  # the worker may hold the job's state: forget it after its running step
+                asyncio.ensure_future(self.queue.run([("drop", (job,))], wait=True, worker=worker))
+            raise
 
     async def read_body(self, request: Request) -> bytes:
         """The body, refused with 413 as soon as it is known to exceed the limit (Content-Length, else as
@@ -157,11 +174,18 @@ class Service:
         return error(500, "internal error (logged by the server)")
 
 
-def restore_steps(reading: Reading, pieces: list[tuple[list[str], int]]):
-    """The model steps of a restore request: its lines in ``predict.py --chunk_words``'s groups
-    (``chunks.word_chunks``)."""
-    for chunk, _ in pieces:
-        yield "restore", (reading, chunk)
+def restore_steps(reading: Reading, pieces: list[tuple[list[str], int]], part_words: int, job: int | None):
+    """The model steps of a restore request (a generator sent each step's result): its lines in ``predict.py
+    --chunk_words``'s groups (``chunks.word_chunks``), one step each; a group of more than ``part_words``
+    words (one long line) in parts of about that many (``begin``, then ``advance`` until it gives the lines),
+    so that no step of one request keeps another waiting long."""
+    for chunk, words in pieces:
+        if words <= part_words:
+            yield "restore", (reading, chunk)
+            continue
+        done = yield "begin", (job, reading, chunk, part_words)
+        while done is None:
+            done = yield "advance", (job,)
 
 
 async def unless_client_leaves(request: Request, work):

@@ -1,6 +1,7 @@
 """``ModelQueue``: the service's model work, admitted up to a bound and shared fairly between the workers.
 
-A job is a sequence of steps (``workers``: a request's chunks, or one stream update). ``await
+A job is a sequence of steps (``workers``: a request's chunks, or one stream update), or a generator of
+them that is sent each step's result. ``await
 queue.run(steps)`` admits a job and returns the list of its steps' results, in order, once a worker has run
 them all (or raises the exception of the one that failed). At most ``size`` jobs are admitted at once,
 running or waiting: ``run`` raises ``QueueFull`` at once when every place is taken (an HTTP request: 503
@@ -41,9 +42,12 @@ class Job:
     step: Any = None  # the next step to run
 
     def advance(self) -> bool:
-        """Take the next step; False (the job done, or failed while making its steps) when there is none."""
+        """Take the next step; False (the job done, or failed while making its steps) when there is none. A
+        generator of steps is sent the last step's result (None before the first): its next step may
+        depend on it."""
         try:
-            self.step = next(self.steps)
+            last = self.results[-1] if self.results else None
+            self.step = self.steps.send(last) if hasattr(self.steps, "send") else next(self.steps)
             return True
         except StopIteration:
             self.done.set_result(self.results)

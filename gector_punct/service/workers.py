@@ -5,8 +5,11 @@ A step is ``(name, args)``, picklable: ``("restore", (reading, lines))`` -> the 
 stream ``stream``'s captions (``streaming.Captions`` on a ``StreamingPunctuator``); ``("push", (stream,
 words))`` -> the caption text its words made final ('' when none); ``("end", (stream,))`` -> the text that
 ends the utterance; ``("end_open", (stream,))`` -> that text if the utterance has words, else None;
-``("forget", (stream,))`` drops the stream. ``ModelWorker`` carries steps out on a punctuator and holds
-the streams opened on it.
+``("forget", (stream,))`` drops the stream. A chunk of more words than a step may take (one long line) is
+restored in parts: ``("begin", (job, reading, lines, part_words))`` and then ``("advance", (job,))`` -> None
+until the last part, which gives the lines restored (``Punctuator.predict_in_parts``); ``("drop", (job,))``
+forgets a job whose client left. ``ModelWorker`` carries steps out on a punctuator and holds the streams
+opened on it and the jobs under way.
 
 ``start_workers(settings, punctuator)``: ``--workers 1`` is one ``ThreadWorker`` (the server's own
 punctuator, on a thread of the server); more are ``ProcessWorker``s, each a child process that loads its
@@ -23,7 +26,7 @@ import logging
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -48,9 +51,11 @@ class ModelWorker:
         self.punctuator = punctuator
         self.readers: dict[Reading, Punctuator] = {}
         self.streams: dict[int, Captions] = {}
+        self.jobs: dict[int, Generator] = {}  # restores in parts, by job id
         self.steps: dict[str, Callable[..., Any]] = {"restore": self.restore, "open": self.open, "push": self.push,
                                                      "end": self.end, "end_open": self.end_open,
-                                                     "forget": self.forget}
+                                                     "forget": self.forget, "begin": self.begin,
+                                                     "advance": self.advance, "drop": self.drop}
 
     def execute(self, step: Step) -> Any:
         name, args = step
@@ -63,6 +68,22 @@ class ModelWorker:
 
     def restore(self, reading: Reading, lines: list[str]) -> list[str]:
         return self.reader(reading).predict(lines)
+
+    def begin(self, job: int, reading: Reading, lines: list[str], part_words: int) -> list[str] | None:
+        self.jobs[job] = self.reader(reading).predict_in_parts(lines, part_words)
+        return self.advance(job)
+
+    def advance(self, job: int) -> list[str] | None:
+        """The next part of ``job``'s model work: None, or the lines restored once it is done."""
+        try:
+            next(self.jobs[job])
+        except StopIteration as done:
+            del self.jobs[job]
+            return done.value
+        return None
+
+    def drop(self, job: int) -> None:
+        self.jobs.pop(job, None)
 
     def open(self, stream: int, reading: Reading, lookahead: int) -> None:
         self.streams[stream] = Captions(StreamingPunctuator(self.reader(reading), lookahead))
