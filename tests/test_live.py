@@ -5,6 +5,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 import torch
 
 from conftest import ROOT, tiny_tagger
@@ -298,3 +300,20 @@ def test_a_subtitle_file_given_as_plain_text_is_refused_naming_the_format(tmp_pa
                          env=dict(os.environ, HF_HUB_OFFLINE="1"))
     assert run.returncode == 2 and not (tmp_path / "out.txt").exists()
     assert run.stderr == f"error: {tmp_path / 'in.srt'}:2: a subtitle file's timing line (srt): give --format srt\n"
+
+
+FUZZ_WORDS = list(BY_WORD) + ["so", "we", "then", "ok", "um", "new", "york"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(FUZZ_WORDS), min_size=1, max_size=30), chunk=st.integers(1, 7),
+       tasks=st.sampled_from(["punc", "disf,punc"]), fragments=st.booleans())
+def test_an_unbounded_stream_writes_the_batch_line_for_any_words_and_tasks(script_model, words, chunk, tasks,
+                                                                          fragments):
+    """The one writer: with unbounded look-ahead a stream's text is ``predict``'s line, whatever the words
+    (deletions, quotes, acronyms, Chinese marks), the tasks and the reading; a line whose words all go
+    is empty in both."""
+    tagger = Scripted(script_model, by_word, tasks=tasks, fragments=fragments)
+    text = " ".join(words)
+    streamed, _ = feed(StreamingPunctuator(tagger, lookahead=10**9), text, chunk)
+    assert caption_text(streamed) == tagger.predict([text])[0]
