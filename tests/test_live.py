@@ -1,5 +1,6 @@
 """Streaming captions (final words never change, same words out as in, unbounded look-ahead equals the batch
 output) and subtitle files (cues, timings, line breaks and markup kept; text restored across cues)."""
+import json
 import os
 import subprocess
 import sys
@@ -317,3 +318,13 @@ def test_an_unbounded_stream_writes_the_batch_line_for_any_words_and_tasks(scrip
     text = " ".join(words)
     streamed, _ = feed(StreamingPunctuator(tagger, lookahead=10**9), text, chunk)
     assert caption_text(streamed) == tagger.predict([text])[0]
+
+
+def test_a_json_file_given_as_subtitles_is_refused_with_a_short_excerpt(tmp_path):
+    """The error quoted the whole first line: 700 KB for an hour of timed words."""
+    path = tmp_path / "talk.json"
+    path.write_text(json.dumps({"segments": [{"text": "word " * 20_000}]}) + "\n")
+    with pytest.raises(InputError) as refused:
+        read_subtitles(str(path), "srt")
+    assert str(refused.value).startswith(f"{path}:1: expected a srt timing line") and len(str(refused.value)) < 300
+    assert "... (100,028 characters)" in str(refused.value)  # the line stripped of its trailing space

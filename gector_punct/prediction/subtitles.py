@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from gector_punct.text.files import InputError, read_lines
+from gector_punct.text.files import InputError, excerpt, read_lines
 
 FORMATS = ("srt", "vtt")
 _SRT_TIME = re.compile(r"^\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->\s*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}(\s.*)?$")
@@ -85,7 +85,7 @@ def read_subtitles(path: str, fmt: str) -> Subtitles:
         if len(texts) <= at or not timing.match(texts[at]):
             number = block[min(at, len(block) - 1)][0]
             raise InputError(f"{path}:{number}: expected a {fmt} timing line ('00:00:01{',' if fmt == 'srt' else '.'}000"
-                             f" --> ...'), got {texts[min(at, len(texts) - 1)]!r}")
+                             f" --> ...'), got {excerpt(texts[min(at, len(texts) - 1)])}")
         out.append(Block(texts[: at + 1], [_TOKEN.findall(text) for text in texts[at + 1:]]))
     return Subtitles(fmt, out)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.text.existing import MODES
+from gector_punct.text.files import excerpt
 from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
 
 DEFAULT_LOOKAHEAD = DEFAULTS.lookahead  # predict.py's --lookahead
@@ -141,8 +142,7 @@ def read_stream_query(query: dict[str, str], max_lookahead: int) -> StreamReques
     text = query.get("lookahead", str(DEFAULT_LOOKAHEAD))
     # The length first: int() refuses (ValueError) a text of more than 4,300 digits.
     if not (text.isascii() and text.isdigit() and len(text) <= len(str(max_lookahead))) or int(text) > max_lookahead:
-        shown = text if len(text) <= 20 else text[:20] + "..."
-        raise ClientError(422, f"lookahead must be a whole number from 0 to {max_lookahead}, not {shown!r}")
+        raise ClientError(422, f"lookahead must be a whole number from 0 to {max_lookahead}, not {excerpt(text, 20)}")
     fields: dict[str, object] = dict(query)
     if "fragments" in query:  # a query's values are text
         fields["fragments"] = {"true": True, "false": False}.get(query["fragments"], query["fragments"])

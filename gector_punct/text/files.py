@@ -42,6 +42,17 @@ class InputError(ValueError):
 BOM = "\ufeff"
 
 
+EXCERPT_CHARS = 60  # what an error message quotes of a user's text
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` quoted for an error message: whole when short, else its start and its length (an hour of
+    timed words is one line of 700 KB)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 def without_bom(text: str) -> str:
     """``text`` without the byte-order marks opening it: they say how a file was written, they are no text."""
     return text.lstrip(BOM)
