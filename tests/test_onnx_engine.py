@@ -16,7 +16,7 @@ from conftest import ROOT, TINY_ENCODER, tiny_tagger
 from test_light import tiny_mpnet, tiny_mpnet_tagger  # noqa: F401 (fixtures: a partial folder over a tiny MPNet)
 from gector_punct.encoders import cache as encoder_cache
 from gector_punct.engines import onnx_export
-from gector_punct.engines.graphs import GRAPH_FILE, META_FILE
+from gector_punct.engines.base import GRAPH_FILE, META_FILE
 from gector_punct.engines.onnx_runtime import OnnxTagger
 from gector_punct.model.config import ModelFolderError, store_decode_defaults, store_engine_precision
 from gector_punct.model.config import DecodeConfig

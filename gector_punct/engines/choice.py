@@ -10,16 +10,16 @@ folder chooses, ``ModelConfig.engine_precision``; its graph is exported once int
 ``models/audio_en``) runs on the torch engine whatever the engine asked, and says so on stderr.
 ``runner_for(model, device, quantize)`` -> what runs that tagger's batches (``Runner``); ``tagger_engine``
 -> which engine a tagger is for. ``cpu_device(name)``: the device of a predictor without torch taggers.
+What the engines share (``Feed``, ``Runner``) is ``base``'s: the engines import it, and only this module
+imports the engines (one way).
 """
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-import numpy as np
-
+from gector_punct.engines.base import Runner
 from gector_punct.model.config import model_directory, read_config
 
 ENGINES = ("onnx", "torch")
@@ -28,19 +28,6 @@ ENGINE_HELP = ("onnx: ONNX Runtime on the CPU, in the precision the model folder
                "engine_precision: int8 in some matrix products where that keeps the dev F1), its graph exported once "
                "into the cache on first use; torch: PyTorch float32, the reference, and the engine for a GPU "
                "(--device cuda). A model with audio (models/audio_en) runs on torch either way")
-
-# One batch in (the positions of its windows in the model's window list, and ``windows.collate_arrays`` of
-# them), each head's probabilities out: head name -> windows x words [x mark contexts] x labels, float32.
-Feed = Callable[[list[int], dict[str, np.ndarray]], dict[str, np.ndarray]]
-
-
-class Runner(Protocol):
-    max_batch: int | None  # the most windows it may run at once (None: any), whatever --batch_size asks
-
-    def feed(self, windows: list, word_lines: list[list[str]], audio: list | None, audio_cache: str | None,
-             skip_bad_audio: bool) -> Feed:
-        """The function that runs this call's batches (an audio model's runner reads the lines' audio)."""
-
 
 @dataclass(frozen=True)
 class CpuDevice:

@@ -22,11 +22,10 @@ from dataclasses import asdict, fields
 
 from gector_punct.encoders.cache import built_folder, encoder_fingerprint
 from gector_punct.encoders.registry import resolve_encoder
+from gector_punct.engines.base import GRAPH_FILE, META_FILE
 from gector_punct.model.config import WEIGHTS, DecodeConfig, ModelConfig, WeightStorage
 
 EXPORT_FORMAT = 3
-GRAPH_FILE = "model.onnx"
-META_FILE = "graph.json"  # written last: a folder with it is complete
 UNKEYED_SETTINGS = {f.name for f in fields(DecodeConfig)} | set(ModelConfig.ADJUSTABLE)  # the graph does not read these
 
 

@@ -1,7 +1,7 @@
 """A model folder -> its ONNX graph (encoder and heads), built with torch on the ONNX engine's first use.
 
-``build_graph(directory, precision, out, key)`` writes into the folder ``out``: ``graphs.GRAPH_FILE``, the
-tagger's forward pass from a batch of windows to each head's probabilities, and then ``graphs.META_FILE``
+``build_graph(directory, precision, out, key)`` writes into the folder ``out``: ``base.GRAPH_FILE``, the
+tagger's forward pass from a batch of windows to each head's probabilities, and then ``base.META_FILE``
 (what the graph takes and gives, how its windows are tokenised, ``source``: the folder it was built from,
 ``key``: what it was built from).
 
@@ -33,7 +33,7 @@ from torch import nn
 
 from gector_punct.encoders.plain_torch import ENCODERS
 from gector_punct.encoders.tokenizer import LightTokenizer
-from gector_punct.engines.graphs import GRAPH_FILE, META_FILE
+from gector_punct.engines.base import GRAPH_FILE, META_FILE
 from gector_punct.model.base_encoder import encoder_for, installed_fingerprint
 from gector_punct.model.batch import Batch
 from gector_punct.model.config import ModelConfig

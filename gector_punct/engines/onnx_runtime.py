@@ -3,7 +3,7 @@ shipped models), once the graph is in the cache (``graphs``; the first use build
 
 ``OnnxTagger.load(folder, vocab_path, precision, threads)`` -> a tagger that predicts as the folder's
 ``Seq2Labels`` does: the same settings (``config``), labels (``vocab``, ``tasks``), tokenizer and windows
-(``text_encoder``), and ``feed(...)`` -> the function that runs one batch (``choice.Feed``:
+(``text_encoder``), and ``feed(...)`` -> the function that runs one batch (``base.Feed``:
 ``windows.collate_arrays`` in, each head's probabilities out). ``precision``: one of
 ``model.config.ENGINE_PRECISIONS`` (default: the folder's ``engine_precision``); ``threads``: ONNX Runtime's intra-op threads (default: one
 per core). An int8 graph takes one window at a time (``max_batch``), so that a window's output depends on
@@ -20,8 +20,8 @@ import numpy as np
 import onnxruntime as ort
 
 from gector_punct.encoders.tokenizer import LightTokenizer
-from gector_punct.engines.choice import Feed
-from gector_punct.engines.graphs import GRAPH_FILE, META_FILE, graph_folder
+from gector_punct.engines.base import GRAPH_FILE, META_FILE, Feed
+from gector_punct.engines.graphs import graph_folder
 from gector_punct.model.config import (ENGINE_PRECISIONS, ModelConfig, ModelFolderError, model_directory, read_config,
                                        reading_folder, tokenizer_folder)
 from gector_punct.model.vocabulary import HEADS, Vocabulary

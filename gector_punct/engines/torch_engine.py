@@ -5,7 +5,7 @@ the ONNX engine is measured against, the engine for GPUs, and the one for models
 encoder and tokenizer where they can run it; ``threads``: torch's intra-op threads, when given).
 ``TorchRunner(model, device, quantize)``: the model moved to ``device`` (``quantize``: its encoder's linear
 layers in dynamic int8, CPU only); ``feed(...)`` -> the function that runs one batch of windows
-(``choice.Feed``: ``windows.collate_arrays`` in, each head's probabilities as numpy arrays out), reading
+(``base.Feed``: ``windows.collate_arrays`` in, each head's probabilities as numpy arrays out), reading
 each line's audio for an audio model.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import torch
 from gector_punct.audio.bootstrapper import text_fractions
 from gector_punct.audio.waves import parse_spec
 from gector_punct.encoders.runtime import autocast, threads_for
-from gector_punct.engines.choice import Feed
+from gector_punct.engines.base import Feed
 from gector_punct.model.audio_windows import AudioLines
 from gector_punct.model.batch import Batch
 from gector_punct.model.tagger import Seq2Labels

@@ -21,9 +21,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import torch
+from torch import nn
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
@@ -37,11 +37,11 @@ from gector_punct.model.vocabulary import Vocabulary
 from gector_punct.model.windows import load_tokenizer
 from gector_punct.text.files import replace_dir, temporary_dir
 
-if TYPE_CHECKING:
-    from gector_punct.model.tagger import Seq2Labels
+# A tagger (``tagger.Seq2Labels``): this module is read by it, and never imports it (one way).
+Tagger = nn.Module
 
 
-def save(model: Seq2Labels, directory: str, store_dtype: str | None = None, lowrank: int | None = None,
+def save(model: Tagger, directory: str, store_dtype: str | None = None, lowrank: int | None = None,
          base_tokenizer: bool = False, lowrank_bits: int = 16) -> None:
     """``lowrank_bits`` 8 stores the low-rank factors as int8 with one scale per rank (half the bytes: twice
     the rank in the same size); ``base_tokenizer`` also leaves the tokenizer out (loading takes the base
@@ -51,7 +51,7 @@ def save(model: Seq2Labels, directory: str, store_dtype: str | None = None, lowr
     replace_dir(tmp, directory)
 
 
-def write_folder(model: Seq2Labels, folder: str, store_dtype: str | None = None, lowrank: int | None = None,
+def write_folder(model: Tagger, folder: str, store_dtype: str | None = None, lowrank: int | None = None,
                  base_tokenizer: bool = False, lowrank_bits: int = 16) -> None:
     dtype = getattr(torch, store_dtype or model.config.store_dtype)
     if lowrank:
@@ -72,8 +72,8 @@ def write_folder(model: Seq2Labels, folder: str, store_dtype: str | None = None,
     model.vocab.save(os.path.join(folder, "vocabulary"))
 
 
-def load(build: Callable[..., Seq2Labels], directory: str, vocab_path: str | None = None,
-         device: str | torch.device = "cpu", light: bool = False) -> Seq2Labels:
+def load(build: Callable[..., Tagger], directory: str, vocab_path: str | None = None,
+         device: str | torch.device = "cpu", light: bool = False) -> Tagger:
     """``light``: for prediction only, the encoder and its tokenizer without transformers where
     ``encoders.plain_torch`` has them (BERT, MPNet)."""
     directory = model_directory(directory)
@@ -82,13 +82,13 @@ def load(build: Callable[..., Seq2Labels], directory: str, vocab_path: str | Non
     return model.to(device).eval()
 
 
-def stored_elsewhere(model: Seq2Labels, key: str) -> bool:
+def stored_elsewhere(model: Tagger, key: str) -> bool:
     """A frozen pretrained speech encoder's weight: loaded from its own folder, never stored."""
     return (key.startswith("acoustic.extractor.") and model.acoustic is not None and model.acoustic.frozen
             and not model.acoustic.settings.extractor_config)
 
 
-def _assemble(build: Callable[..., Seq2Labels], directory: str, vocab_path: str | None, light: bool) -> Seq2Labels:
+def _assemble(build: Callable[..., Tagger], directory: str, vocab_path: str | None, light: bool) -> Tagger:
     config, storage = read_config(directory)
     tokenizer_dir = tokenizer_folder(directory, config, storage, vocab_path)
     light = light and light_encoder_possible(config.encoder_config or {}, tokenizer_dir)
@@ -103,7 +103,7 @@ def _assemble(build: Callable[..., Seq2Labels], directory: str, vocab_path: str 
     return model
 
 
-def _load_weights(model: Seq2Labels, directory: str, partial: bool) -> None:
+def _load_weights(model: Tagger, directory: str, partial: bool) -> None:
     path = os.path.join(directory, WEIGHTS)
     try:
         state = load_file(path)
@@ -122,7 +122,7 @@ def _load_weights(model: Seq2Labels, directory: str, partial: bool) -> None:
         model.stored_keys = set(state)
 
 
-def _lowrank_state(model: Seq2Labels, rank: int, bits: int = 16) -> tuple[dict[str, torch.Tensor], str]:
+def _lowrank_state(model: Tagger, rank: int, bits: int = 16) -> tuple[dict[str, torch.Tensor], str]:
     """Heads as they are; encoder parameters as ``storage.lowrank_state`` stores them over the pretrained
     encoder; and that encoder's ``base_fingerprint``."""
     base = encoder_for(model.config, pretrained=True, light=False).state_dict()
