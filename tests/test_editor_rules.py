@@ -97,7 +97,7 @@ def test_a_fragment_that_does_not_ask_ends_with_a_period():
 
 def test_a_question_the_model_is_sure_of_stays_as_said():
     """``you condemn their interference?``: a question said as a statement keeps a ``?`` the model gives at
-    least ``SURE_QUESTION``."""
+    least ``DecodeConfig.sure_question``."""
     words = "you condemn their interference".split()
     tags = [Tag(), Tag(), Tag(), Tag(append="?")]
     assert written(plain_statements(line_of(words, tags, asking=[0, 0, 0, 0.9]))) == "you condemn their interference?"
@@ -308,7 +308,7 @@ def test_a_thanks_said_alone_joins_the_sentence_before():
     reply = [CAP, Tag(), Tag(append="."), Tag(case=CAPITAL, append=".")]
     assert thanked("io sto bene grazie", reply) == "Io sto bene, grazie."
     four, five = [CAP, Tag(), Tag(), Tag(append=".")], [CAP, Tag(), Tag(), Tag(), Tag(append=".")]
-    assert thanked("io sto molto bene grazie", four + [reply[-1]]) == "Io sto molto bene, grazie."  # REPLY_WORDS
+    assert thanked("io sto molto bene grazie", four + [reply[-1]]) == "Io sto molto bene, grazie."  # DecodeConfig.reply_words
     assert thanked("oggi io sto molto bene grazie", five + [reply[-1]]) == "Oggi io sto molto bene. Grazie."
     assert thanked("io sto bene grazie", reply, whole=False) == "Io sto bene. Grazie."
     assert thanked("non merci", [Tag(case=CAPITAL, append="."), Tag(case=CAPITAL, append=".")]) == "Non, merci."
@@ -345,7 +345,7 @@ def test_a_one_word_fragment_joins_the_question_its_mark_spread_from():
 
 def test_an_unsure_sentence_end_after_an_address_goes():
     """``send your questions to support@acme-insurance.com and we'll get back to you`` gave ``...insurance.com.
-    And we'll get back``: after an address the line goes on from, a sentence end below ``SURE_SENTENCE_END``
+    And we'll get back``: after an address the line goes on from, a sentence end below ``DecodeConfig.sure_sentence_end``
     goes and the next word takes its case after no mark. A sure one, one at the line's end and the input's own
     stay."""
     words = "write to support@acme.com and we'll answer".split()

@@ -79,6 +79,12 @@ class DecodeConfig:
     complete (``decoding.written``: the marks it has over those and the marks the model expects still
     missing) is taken as its writer's finished text: the tagger adds no mark to it, so restored text given
     again comes back as it was (above 1: off).
+    The line rules' thresholds (``prediction.line_rules``, ``sentence_rules``): a sentence end the tags put
+    inside a spoken number or after an address stays where its labels are ``sure_sentence_end`` probable
+    together (two numbers of two sentences: ``we have two. One is red``); a ``?`` on a sentence that does not
+    ask by its words stays where ``sure_question`` probable (a question said as a statement); a sentence of
+    one subordinate clause of at most ``subordinate_words`` words joins the next; a one-word thanks after a
+    reply of at most ``reply_words`` words joins it.
     """
 
     additional_confidence: float = 0.0
@@ -88,6 +94,10 @@ class DecodeConfig:
     deletion_threshold: float = 0.5
     exclamation: float = 0.0
     written: float = 0.5
+    sure_sentence_end: float = 0.85
+    sure_question: float = 0.8
+    subordinate_words: int = 8
+    reply_words: int = 4
 
     @classmethod
     def neutral(cls) -> DecodeConfig:

@@ -36,13 +36,10 @@ from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.existing import QUOTE_PAIRS, pair_added_quotes, word_kind
 from gector_punct.text.repeats import core as _core, repeated_words
 from gector_punct.text.sentences import ELLIPSES, INVERTED_QUESTION, ends_sentence
-from gector_punct.text.speech import MONTHS, SPANISH_QUESTION_WORDS, code_letter, spoken_numbers
+from gector_punct.text.speech import MONTHS, SPANISH_QUESTION_WORDS, asks_in_chinese, code_letter, spoken_numbers
 from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, NONE_CONTEXT, START_CONTEXT, Tag, capitalise_sentence_starts,
                                     mark_context)
 from gector_punct.text.units import narrow_marks, split_edges, starts_lower
-
-SENTENCE_MARKS = ".?!"
-
 
 def delete_disfluencies(line: Line) -> Line:
     """The words that go: the oracle's ``deletions``; else, with ``disf``, those whose P($DELETE) exceeds
@@ -141,17 +138,12 @@ def temper_exclamations(line: Line) -> Line:
                           for t, p in zip(line.tags, line.evidence.exclaim)])
 
 
-# A sentence end the tags put between two number words stays when the model gives its labels that end a
-# sentence at least this probability together: two numbers of two sentences (we have two. One is red).
-SURE_SENTENCE_END = 0.85
-
-
 def join_spoken_numbers(line: Line) -> Line:
     """No mark inside a spoken number, date or code: of two kept words in a row that are both of a spoken
     number (``spoken_numbers``: ``five five five one``, ``two thirty``, ``four point two``, ``five oh one``),
     a month and a number (``march third``), or a letter and a number either way (``gate b twelve``, ``twelve
     c``: ``code_letter``), the first takes no appended mark and the second no capital (but a code's letter);
-    except where the tags end a sentence after the first that is ``SURE_SENTENCE_END`` probable. A code's
+    except where the tags end a sentence after the first that is ``DecodeConfig.sure_sentence_end`` probable. A code's
     letter is written upper-case (``fourteen d`` -> ``fourteen D``). Marks and case the input already has
     stay."""
     words, out = line.words, list(line.tags)
@@ -166,7 +158,7 @@ def join_spoken_numbers(line: Line) -> Line:
         for k, core in ((a, cores[i]), (b, cores[i + 1])):  # a code's letter is written upper-case
             if code_letter(core) and starts_lower(out[k].apply(words[k])):
                 out[k] = constrained(words[k], replace(out[k], case=CAPITAL))
-        if ends_sentence(narrow_marks(out[a].append)) and line.evidence.sentence_end[a] >= SURE_SENTENCE_END:
+        if ends_sentence(narrow_marks(out[a].append)) and line.evidence.sentence_end[a] >= line.reading.config.sure_sentence_end:
             continue
         if out[a].append and not split_edges(words[a])[2]:
             out[a] = replace(out[a], append="")
@@ -179,13 +171,13 @@ def join_after_addresses(line: Line) -> Line:
     """An e-mail address or a URL (``existing.word_kind``) is an odd token to the encoder, and the model's
     sentence end after one is often its unease (``support@acme-insurance.com. And we'll get back``): a
     sentence end the tags put after an address that the line goes on from stays only where it is
-    ``SURE_SENTENCE_END`` probable; elsewhere the address takes no mark and the next word the case the model
+    ``DecodeConfig.sure_sentence_end`` probable; elsewhere the address takes no mark and the next word the case the model
     gives it with no mark before (``support@acme-insurance.com and we'll``). The input's marks stay."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for k, after in zip(kept, kept[1:]):
         if not out[k].append or not ends_sentence(narrow_marks(out[k].append)) or k < len(line.given) \
-                or line.evidence.sentence_end[k] >= SURE_SENTENCE_END or split_edges(words[k])[2] \
+                or line.evidence.sentence_end[k] >= line.reading.config.sure_sentence_end or split_edges(words[k])[2] \
                 or word_kind(words[k]) not in ("email", "url"):  # the regular expressions last: the dearest
             continue
         out[k] = replace(out[k], append="")
@@ -193,16 +185,9 @@ def join_after_addresses(line: Line) -> Line:
     return line.retagged(out)
 
 
-QUESTION_PARTICLES = "吗呢"
-# A-not-A forms. Question words (什么, 怎么, 几, 谁 ...) are left to the model: as often indefinite as asking
-# (没有什么, 几个人), they cost the zh dev set's QUESTION F1 (models/multilingual/README.md).
-QUESTION_WORDS = ("是不是", "要不要", "有没有", "好不好", "对不对", "能不能", "会不会", "可不可以", "行不行")
-REPORTED = ("知道", "告诉", "记得", "明白")  # 我不知道他要什么: a question reported, not asked
-
-
 def chinese_questions(line: Line) -> Line:
-    """A Chinese sentence that asks (a final 吗 or 呢, an A-not-A form such as 要不要, not reported after
-    ``知道``) ends with ``？`` where the tags end it with ``。``."""
+    """A Chinese sentence that asks (``speech.asks_in_chinese``: a final 吗 or 呢, an A-not-A form such as 要不要,
+    not reported after ``知道``) ends with ``？`` where the tags end it with ``。``."""
     words, tags = line.words, line.tags
     out, start = list(tags), 0
     for k, tag in enumerate(tags):
@@ -212,8 +197,7 @@ def chinese_questions(line: Line) -> Line:
         start = k + 1
         if "." not in narrow_marks(tag.append) or not any("\u4e00" <= ch <= "\u9fff" for ch in text):
             continue
-        asks = text[-1:] in QUESTION_PARTICLES or any(form in text for form in QUESTION_WORDS)
-        if asks and not any(r in text for r in REPORTED):
+        if asks_in_chinese(text):
             out[k] = replace(tag, append=narrow_marks(tag.append).replace(".", "?"))
     return line.retagged(out)
 

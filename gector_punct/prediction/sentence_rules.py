@@ -16,9 +16,10 @@ from gector_punct.prediction.decoded_line import (Line, cased_after, closed_sent
                                                   known_name)
 from gector_punct.text.repeats import core as _core
 from gector_punct.text.sentences import INVERTED_QUESTION
-from gector_punct.text.speech import (ADDRESSEES, GREETING_LINKS, NOUN_GREETINGS, OTHER_ONE_WORD_QUESTIONS, SUBJECTS,
-                                      THANKING, THANKS, WAKE_WORDS, addressee_length, asks, asks_for_any,
-                                      greeting_length, inversion, inverted, is_english, subordinate)
+from gector_punct.text.speech import (ADDRESSEES, CONDITIONAL_OPENERS, GREETING_LINKS, NOUN_GREETINGS,
+                                      OTHER_ONE_WORD_QUESTIONS, SUBJECTS, THANKING, THANKS, WAKE_WORDS,
+                                      addressee_length, asks, asks_for_any, greeting_length, inversion, inverted,
+                                      is_english, subordinate)
 from gector_punct.text.tags import KEEP, NONE_CONTEXT, PAUSE_CONTEXT, Tag
 from gector_punct.text.units import narrow_marks, split_edges
 
@@ -77,15 +78,10 @@ def greet_with_commas(line: Line) -> Line:
     return line.retagged(out)
 
 
-# A ``?`` on a sentence that does not ask by its words stays when the model gives its ``?`` labels at least
-# this probability together (a question said as a statement: "you condemn their interference?").
-SURE_QUESTION = 0.8
-
-
 def plain_statements(line: Line) -> Line:
     """In an English line (``speech.is_english``), a sentence the tags close with ``?`` none of whose clauses
     asks (``speech.asks`` of the sentence from its start and from each pause mark on: ``Lisa, do you ...``
-    asks) is closed with ``.``, unless its ``?`` is ``SURE_QUESTION`` probable (``Evidence.asking``): ``Ok
+    asks) is closed with ``.``, unless its ``?`` is ``DecodeConfig.sure_question`` probable (``Evidence.asking``): ``Ok
     then?``, ``If not?`` are the model's ``?`` spreading from a question beside them."""
     words, out = line.words, list(line.tags)
     if not any("?" in t.append for t in out) or not is_english([_core(w) for w in words]):
@@ -93,7 +89,7 @@ def plain_statements(line: Line) -> Line:
     for span in closed_sentences(words, out):
         end, cores = span[-1], [_core(words[k]) for k in span]
         starts = [0] + [i + 1 for i in _marked_inside(words, out, span)]
-        if "?" in narrow_marks(out[end].append) and line.evidence.asking[end] < SURE_QUESTION \
+        if "?" in narrow_marks(out[end].append) and line.evidence.asking[end] < line.reading.config.sure_question \
                 and not any(asks(cores[i:]) for i in starts):
             out[end] = replace(out[end], append=narrow_marks(out[end].append).replace("?", "."))
     return line.retagged(out)
@@ -125,14 +121,9 @@ def ask_inverted_questions(line: Line) -> Line:
     return line.retagged(out)
 
 
-CONDITIONAL_OPENERS = frozenset({"should", "were"})
-# A sentence of one subordinate clause longer than this is likelier a main clause the tags ran into it.
-SUBORDINATE_WORDS = 8
-
-
 def join_subordinate_clauses(line: Line) -> Line:
     """In an English line, a sentence the tags close with ``.`` that is one subordinate clause (``speech.
-    subordinate``: ``Before we wrap up.``, ``If not.``, ``When I was young.``; of at most ``SUBORDINATE_WORDS``
+    subordinate``: ``Before we wrap up.``, ``If not.``, ``When I was young.``; of at most ``DecodeConfig.subordinate_words``
     words and no pause mark inside) and that the line goes on from is joined to the next sentence with a
     comma, as an editor writes it (``Before we wrap up, does anyone ...?``): a subordinate clause is no
     sentence. The next word takes the case the model gives it after a comma (``Evidence.case``). It stays
@@ -147,19 +138,15 @@ def join_subordinate_clauses(line: Line) -> Line:
         if after is None or after < len(line.given) or narrow_marks(out[end].append) != "." or \
                 (span[0] == kept[0] and not (line.reading.whole or line.reading.opens)):
             continue
-        if _marked_inside(words, out, span) or not subordinate([_core(words[k]) for k in span], SUBORDINATE_WORDS):
+        if _marked_inside(words, out, span) or not subordinate([_core(words[k]) for k in span], line.reading.config.subordinate_words):
             continue
         _join_with_comma(line, out, end, after)
     return line.retagged(out)
 
 
-# A sentence of at most this many words before a thanks is a reply the thanks belongs to ("I'm fine, thanks").
-REPLY_WORDS = 4
-
-
 def thank_with_commas(line: Line) -> Line:
     """A thanks the tags make a sentence of its own, one word (``speech.THANKS``: ``Io sto bene. Grazie.``),
-    after a short reply they close with ``.`` (at most ``REPLY_WORDS`` words, none of them a thanks), is
+    after a short reply they close with ``.`` (at most ``DecodeConfig.reply_words`` words, none of them a thanks), is
     joined to it with a comma and written lower-case, as an editor writes it (``Io sto bene, grazie.``,
     ``Très bien, merci.``). A thanks after a longer sentence (a speech's ``... du tramway. Merci.``),
     after another (``Merci beaucoup. Merci.``), after the first sentence of a line read as a fragment (not
@@ -171,7 +158,7 @@ def thank_with_commas(line: Line) -> Line:
     spans = closed_sentences(words, out)
     for n, (before, span) in enumerate(zip(spans, spans[1:])):
         end, k = before[-1], span[0]
-        if len(span) != 1 or len(before) > REPLY_WORDS or _core(words[k]) not in THANKS \
+        if len(span) != 1 or len(before) > line.reading.config.reply_words or _core(words[k]) not in THANKS \
                 or any(_core(words[j]) in THANKING for j in before) or narrow_marks(out[end].append) != "." \
                 or (n == 0 and not (line.reading.whole or line.reading.opens)) \
                 or end + 1 != k or end < len(line.given):
@@ -185,7 +172,7 @@ def join_question_fragments(line: Line) -> Line:
     """In a line with no English word (``speech.is_english``), a one-word sentence the tags close with ``?``
     after a question of two or more words (``Come stai? Oggi?``) is the question's last word, its ``?`` spread
     by the model: joined to it (``Come stai oggi?``), in the case the model gives it with no mark before. It
-    stays where its ``?`` is ``SURE_QUESTION`` probable, where it asks alone (``OTHER_ONE_WORD_QUESTIONS``:
+    stays where its ``?`` is ``DecodeConfig.sure_question`` probable, where it asks alone (``OTHER_ONE_WORD_QUESTIONS``:
     ``Perché?``, ``¿Cuándo?``) and where it is a name (``Parigi? Londra?``). English is left to
     ``plain_statements``: there such a word mostly opens the next sentence (``... about? Boy, what's that``)."""
     words, out = line.words, list(line.tags)
@@ -196,7 +183,7 @@ def join_question_fragments(line: Line) -> Line:
         end, k = before[-1], span[0]
         core = _core(words[k])
         if len(span) != 1 or len(before) < 2 or not narrow_marks(out[k].append).endswith("?") \
-                or narrow_marks(out[end].append) != "?" or line.evidence.asking[k] >= SURE_QUESTION \
+                or narrow_marks(out[end].append) != "?" or line.evidence.asking[k] >= line.reading.config.sure_question \
                 or core in OTHER_ONE_WORD_QUESTIONS or _named(line, k) \
                 or end + 1 != k or end < len(line.given):
             continue

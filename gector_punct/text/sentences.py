@@ -39,6 +39,7 @@ import re
 from gector_punct.text.units import join_units, split_edges, split_units, unit_spacing
 
 SENTENCE_END = frozenset(".?!…。？！")
+SENTENCE_MARKS = ".?!"  # the sentence marks a tag writes, narrow (``units.narrow_marks``), in label order
 INVERTED_QUESTION = "¿"  # opens a Spanish question that ? closes
 ELLIPSES = frozenset({"...", "…"})  # marks that trail off: a sentence left open, not one that ends
 ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")  # two or more letters, each but the last with its period

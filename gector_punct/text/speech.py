@@ -20,12 +20,22 @@ without its ``¿`` (``Qué hora es?``).
   ``à tous``); ``THANKS``: a thanks said alone (``grazie``), ``THANKING``: words that open a thanks.
 * ``NUMBER_WORDS``, ``spoken_numbers(cores)``, ``code_letter(core)``: the words of a spoken number (``five oh
   one``, ``march third``) and a letter said alone as in a code (``gate b twelve``), which no mark splits.
+* ``asks_in_chinese(text)``: a Chinese sentence asks with a final particle (``CHINESE_QUESTION_PARTICLES``:
+  吗, 呢) or an A-not-A form (``CHINESE_A_NOT_A``: 要不要), unless a verb reports it (``CHINESE_REPORTING``:
+  我不知道他要什么). ``CONDITIONAL_OPENERS``: ``should`` and ``were`` open a condition by inversion (``should
+  you need help, ...``), not a question, when a pause follows.
 * ``SPANISH_QUESTION_WORDS``: the accented interrogatives (``qué``, ``cuántos``), Spanish alone among the
   languages read: a sentence that asks with one of them is a Spanish question and opens with ``¿``.
 """
 from __future__ import annotations
 
 QUESTION_WORDS = frozenset("what who whom whose which when where why how".split())
+CONDITIONAL_OPENERS = frozenset({"should", "were"})
+CHINESE_QUESTION_PARTICLES = "吗呢"
+# A-not-A forms. Question words (什么, 怎么, 几, 谁 ...) are left to the model: as often indefinite as asking
+# (没有什么, 几个人), they cost the zh dev set's QUESTION F1 (models/multilingual/README.md).
+CHINESE_A_NOT_A = ("是不是", "要不要", "有没有", "好不好", "对不对", "能不能", "会不会", "可不可以", "行不行")
+CHINESE_REPORTING = ("知道", "告诉", "记得", "明白")  # 我不知道他要什么: a question reported, not asked
 AUXILIARIES = frozenset("""is are am was were do does did have has had can could will would shall should may
 might must isn't aren't wasn't weren't don't doesn't didn't haven't hasn't hadn't can't couldn't won't wouldn't
 shouldn't mustn't ain't""".split())
@@ -226,3 +236,10 @@ def code_letter(core: str) -> bool:
     """A letter said alone, as in a code (``gate b twelve``, ``seat fourteen c``): not ``a`` or ``i``, which
     are words."""
     return len(core) == 1 and core.isalpha() and core not in "ai"
+
+
+def asks_in_chinese(text: str) -> bool:
+    """Whether a Chinese sentence (its characters, marks left out) asks: ``CHINESE_QUESTION_PARTICLES`` at its
+    end or a form of ``CHINESE_A_NOT_A``, and no verb of ``CHINESE_REPORTING``."""
+    asks = text[-1:] in CHINESE_QUESTION_PARTICLES or any(form in text for form in CHINESE_A_NOT_A)
+    return asks and not any(verb in text for verb in CHINESE_REPORTING)
