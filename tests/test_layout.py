@@ -96,3 +96,18 @@ def test_the_docstrings_name_modules_and_names_that_exist():
                 if not found:
                     wrong.append(f"{name}: {ref.group(0)}")
     assert not wrong, wrong
+
+
+def test_the_engine_threads_flag_has_one_home():
+    """``--threads`` was defined in six places with four defaults: it is ``PredictionSettings.threads``, and a
+    script that takes it reuses that field (``reused``)."""
+    import re
+
+    own = []
+    for folder in (ROOT, os.path.join(ROOT, "utils"), os.path.join(ROOT, "gector_punct")):
+        for base, _, names in os.walk(folder) if folder.endswith("gector_punct") else [(folder, None, os.listdir(folder))]:
+            for name in (n for n in names if n.endswith(".py")):
+                with open(os.path.join(base, name), encoding="utf-8") as f:
+                    if re.search(r"^\s+threads: [^=]+= flag\(", f.read(), re.MULTILINE):
+                        own.append(name)
+    assert sorted(own) == ["benchmark_training.py", "settings.py"], own  # training's torch threads: another setting

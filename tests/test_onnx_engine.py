@@ -242,3 +242,13 @@ def test_prediction_imports_no_torch_once_the_graph_is_cached(folders, cache, tm
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout[-3000:]
     assert len(output.read_text(encoding="utf-8").splitlines()) == 3
+
+
+def test_the_threads_setting_reaches_the_engine(folders, cache):
+    """``--threads`` (PredictionSettings.threads, one home) is the engine's intra-op threads."""
+    from gector_punct.prediction.loading import load_punctuator
+    from gector_punct.prediction.settings import PredictionSettings
+
+    for threads in (1, 2):
+        punctuator = load_punctuator(PredictionSettings(model_path=folders["plain"], threads=threads))
+        assert punctuator.models[0].session.get_session_options().intra_op_num_threads == threads

@@ -31,7 +31,7 @@ class BatchDependenceFlags(Settings):
     group: int = flag(16, "lines per call in the mixed groups", min=1)
     model_path: list[str] | None = reused(PredictionSettings, "model_path")
     engine: str = reused(PredictionSettings, "engine")
-    threads: int = flag(1, "the engine's threads", min=1)
+    threads: int = reused(PredictionSettings, "threads", default=1)
     seed: int = flag(0, "seed of the shuffle")
 
 

@@ -111,7 +111,6 @@ class BenchmarkFlags(PredictionSettings):
     input_file: str | None = flag(None, "text to run on", default_text="generated ASR-like text")
     lines: int = flag(2000, "generated lines of 5-120 words", min=1)
     long_words: int = flag(20000, "words of the one long generated line", min=0)
-    threads: int | None = flag(None, "the engine's CPU threads", min=1, default_text="its choice")
     quantize: bool = flag(False, "measure the torch engine's dynamic-int8 encoder (CPU; not offered by predict.py: "
                                  "it costs 2+ F1 points; the onnx engine's int8 is --precision int8)")
     stages: bool = flag(False, "also print the seconds of each stage of predict")
@@ -120,7 +119,7 @@ class BenchmarkFlags(PredictionSettings):
 def main(argv=None) -> int:
     p = FlagParser(__doc__)
     add_flags(p, BenchmarkFlags, skip=PredictionSettings.field_names())
-    add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size", "max_len", "device"))
+    add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size", "max_len", "threads", "device"))
     args = p.settings(BenchmarkFlags, p.parse_args(argv))
     if args.quantize and args.engine != "torch":
         p.error("--quantize is the torch engine's dynamic int8: add --engine torch (onnx: --precision int8)")
@@ -129,7 +128,7 @@ def main(argv=None) -> int:
     else:
         lines = generated_lines(args.lines, args.long_words, 1)
     n_words = sum(len(line.split()) for line in lines)
-    punctuator = load_punctuator(args, quantize=args.quantize, threads=args.threads)
+    punctuator = load_punctuator(args, quantize=args.quantize)
     punctuator.predict(lines[:50])  # warm-up
     started, cpu_started = time.perf_counter(), time.process_time()
     out = punctuator.predict(lines)

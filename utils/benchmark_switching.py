@@ -17,7 +17,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.settings import PredictionSettings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PREDICT = os.path.join(ROOT, "predict.py")
@@ -27,7 +28,7 @@ def run(model: str, tasks: str, source: str, target: str, threads: int) -> float
     env = dict(os.environ, HF_HUB_OFFLINE="1", OMP_NUM_THREADS=str(threads))
     started = time.perf_counter()
     subprocess.run([sys.executable, PREDICT, "--model_path", model, "--tasks", tasks, "--input_file", source,
-                    "--output_file", target], check=True, env=env, stdout=subprocess.DEVNULL)
+                    "--output_file", target, "--threads", str(threads)], check=True, env=env, stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
 
 
@@ -41,7 +42,7 @@ class BenchmarkSwitchingFlags(Settings):
     punc_model: str | None = flag(None, "the model folder of cascade stage 2 (--tasks punc)",
                                   default_text="--model_path")
     repeat: int = flag(3, "runs of each, the median is reported", min=1)
-    threads: int = flag(2, "OMP_NUM_THREADS of each process", min=1)
+    threads: int = reused(PredictionSettings, "threads", help="the engine's threads in each predict.py process", default=2)
 
 
 def main(argv=None) -> int:

@@ -27,7 +27,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchmark import example_words  # noqa: E402 (utils/, this script's folder)
-from gector_punct.options.flags import FlagParser, add_flags, flag  # noqa: E402
+from gector_punct.options.flags import FlagParser, add_flags, flag, reused  # noqa: E402
+from gector_punct.prediction.settings import PredictionSettings  # noqa: E402
 
 VARIANTS = ("engine", "optimizer", "mha", "mha+optimizer")
 
@@ -36,7 +37,7 @@ VARIANTS = ("engine", "optimizer", "mha", "mha+optimizer")
 class Options:
     model_path: str = flag("models/default_en", "model folder")
     out_dir: str = flag("", "folder for the variants' graphs (about 100-500 MB each)", default_text="required")
-    threads: int = flag(1, "ONNX Runtime intra-op threads", min=1)
+    threads: int = reused(PredictionSettings, "threads", default=1)
     lines: int = flag(300, "ASR-like lines of 60-90 words (the example targets' words)", min=1)
     runs: int = flag(3, "timed passes per variant, interleaved; the best is kept", min=1)
 

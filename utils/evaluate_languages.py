@@ -18,7 +18,8 @@ import tempfile
 import time
 from dataclasses import dataclass, fields
 
-from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, help_text
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, help_text, reused
+from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.text.files import atomic_write, read_all_lines
 from gector_punct.scoring.metrics import labels_from_files, score
 from gector_punct.text.units import split_units
@@ -41,7 +42,7 @@ class EvaluateLanguagesFlags(Settings):
     set: list[str] = flag(help="dev sets, NAME=PREFIX items: PREFIX.src (input) and PREFIX.tgt (reference); repeat "
                                "--set for each language (or give several items after one)", parse=name_prefix)
     max_lines: int = flag(0, "score only the first N lines of each set (0: all)", min=0)
-    threads: int = flag(2, "threads of the predict.py child", min=1)
+    threads: int = reused(PredictionSettings, "threads", help="the engine's threads in the predict.py child", default=2)
     utterances: bool = flag(False, "read each dev line as a whole utterance (predict.py's default reading); off: as a "
                                    "fragment cut anywhere (predict.py --fragments), the reading of the dev sets' lines")
     predict_args: str = flag("", "extra predict.py flags, e.g. '--additional_confidence 0.1'")
@@ -76,9 +77,10 @@ def run_set(args, name: str, prefix: str, work: str) -> dict:
         with atomic_write(path) as f:
             f.write("".join(line + "\n" for line in lines))
     command = [sys.executable, os.path.join(ROOT, "predict.py"), "--model_path", args.model_path,
-               "--input_file", src, "--output_file", out] + ([] if args.utterances else ["--fragments"]) \
+               "--input_file", src, "--output_file", out, "--threads", str(args.threads)] \
+        + ([] if args.utterances else ["--fragments"]) \
         + args.predict_args.split()
-    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))  # the torch engine's too
     started = time.perf_counter()
     run = subprocess.run(command, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - started

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from gector_punct.engines.graphs import file_digest
 from gector_punct.model.config import WEIGHTS, model_folders
-from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
@@ -35,7 +35,7 @@ class LabelFlags(Settings):
     shard_lines: int = flag(2000, "lines per shard (the unit of resuming)", min=1)
     max_lines: int | None = flag(None, "label only each file's first lines (whole shards; a later run with more "
                                        "labels the rest)", min=1, default_text="all")
-    threads: int | None = flag(None, "the engine's CPU threads", min=1, default_text="its choice")
+    threads: int | None = reused(PredictionSettings, "threads")
 
 
 def teacher_identity(prediction: PredictionSettings) -> str:

@@ -29,7 +29,8 @@ from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.files import error_text
 
 READERS = 2  # files read at a time (on this machine: reading is light next to the model)
-NOT_HERE = ("device", "lookahead")  # the actors' device follows --num_gpus_per_actor; no streams here
+NOT_HERE = ("device", "threads", "lookahead")  # the actors' device and threads follow --num_gpus_per_actor and
+# --num_cpus_per_actor; no streams here
 
 
 @dataclass(kw_only=True)

@@ -28,6 +28,7 @@ def load_punctuator(settings: PredictionSettings, **options) -> Punctuator:
     are given over the first model's own; ``options``: more of ``Punctuator.load``'s (``audio_cache``,
     ``skip_bad_audio``, ``quantize``, ``threads``)."""
     paths = model_paths(settings.model_path, settings.tasks)
+    options.setdefault("threads", settings.threads)
     try:
         punctuator = Punctuator.load(paths, settings.vocab_path, engine=settings.engine, precision=settings.precision,
                                      iteration_count=settings.iteration_count, batch_size=settings.batch_size,

@@ -36,6 +36,8 @@ class PredictionSettings(Settings):
                                        "(in the attention's only); the torch engine runs float32",
                                  choices=ENGINE_PRECISIONS,
                                  default_text="each model folder's engine_precision")
+    threads: int | None = flag(None, "the engine's CPU threads (ONNX Runtime's intra-op threads, or torch's)", min=1,
+                               default_text="one per core")
     device: str | None = flag(None, "cpu, cuda, cuda:1 ...",
                               default_text="the CPU on the onnx engine; on torch, cuda when available")
     batch_size: int = flag(32, "encoder windows per batch (an int8 graph takes one at a time)", min=1)
