@@ -74,6 +74,8 @@ def test_a_cut_differs_from_the_whole_encoder_and_a_model_cannot_grow_layers(tin
 
     inputs = collate(batch, tagger.pad_id)
     whole = tagger.encoder(input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"]).last_hidden_state
+    adjust(tagger, encoder_layers=2)  # as many as it has: nothing cut (a control run asks so)
+    assert len(tagger.encoder.encoder.layer) == 2
     adjust(tagger, encoder_layers=1)
     cut = tagger.encoder(input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"]).last_hidden_state
     assert not np.allclose(whole.detach().numpy(), cut.detach().numpy(), atol=1e-3)

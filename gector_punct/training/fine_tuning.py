@@ -48,7 +48,7 @@ def adjust(model: Seq2Labels, **settings) -> None:
         settings = dict(settings, switches=tuple(settings["switches"]))
     current = model.config
     added = {k for k in ModelConfig.ADDABLE if settings.get(k) and not getattr(current, k)}
-    added |= {k for k in ModelConfig.LOWERABLE if settings.get(k) and settings[k] < layer_count(model.encoder)}
+    added |= {k for k in ModelConfig.LOWERABLE if settings.get(k) and settings[k] <= layer_count(model.encoder)}
     fixed = sorted(k for k, v in settings.items()
                    if k not in ModelConfig.ADJUSTABLE and k not in added and getattr(current, k) != v)
     if fixed:
