@@ -12,7 +12,7 @@ names. Switches are --flag / --no-flag, and the spellings --flag 1 / --flag 0 of
 
 Audio (UniPunc): train/dev files with FILE.audio beside them (preprocess_data.py -a) or UniPunc .jsonl files,
 plus --acoustic settings (configs/audio_en.json), train one model on text with and without audio
-(utils/build_audio_model.sh).
+(utils/build/build_audio_model.sh).
 """
 import argparse
 import json

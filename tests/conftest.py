@@ -8,6 +8,9 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+# The scripts of utils/ and of its folders by purpose, importable by their names (tests read their functions).
+for _folder in ("utils", "utils/data", "utils/build", "utils/bench", "utils/report"):
+    sys.path.insert(1, os.path.join(ROOT, _folder))
 # Scripts run as children (python utils/x.py) import the packages of this checkout, not whichever is installed.
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
 

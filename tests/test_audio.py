@@ -225,7 +225,7 @@ def test_a_cache_entry_is_not_flushed_to_disk_but_an_output_is(tmp_path, monkeyp
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
 def test_synthesis_tool(tmp_path):
     (tmp_path / "t.tgt").write_text("Hello there, friend. How are you?\n-dash first.\nGood.\n")
-    run = subprocess.run([sys.executable, os.path.join(ROOT, "utils", "synthesize_audio.py"), "--text", tmp_path / "t.tgt",
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "utils", "data", "synthesize_audio.py"), "--text", tmp_path / "t.tgt",
                           "--out_dir", tmp_path / "out", "--voices", "en-us", "en-gb", "--speeds", "160", "200",
                           "--audio_fraction", "0.7", "--seed", "2"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

@@ -1,4 +1,4 @@
-"""utils/average_models.py: the averaged folder holds the mean of every floating weight, and models that
+"""utils/build/average_models.py: the averaged folder holds the mean of every floating weight, and models that
 cannot be averaged (another label set, other switches) are refused with the folder named."""
 import os
 import subprocess
@@ -19,7 +19,7 @@ def _vocab(labels=LABELS) -> Vocabulary:
 
 
 def _run(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, os.path.join(ROOT, "utils", "average_models.py"), *args],
+    return subprocess.run([sys.executable, os.path.join(ROOT, "utils", "build", "average_models.py"), *args],
                           capture_output=True, text=True, env=dict(os.environ, HF_HUB_OFFLINE="1"))
 
 

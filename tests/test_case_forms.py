@@ -78,7 +78,7 @@ def test_predictor_reads_the_model_folders_forms(trained_tiny, tmp_path):
     shutil.copytree(os.path.join(trained_tiny["dir"], "best"), folder)
     assert Punctuator.load(folder, device="cpu").case_forms.forms == listed_forms()
     (tmp_path / "text.tgt").write_text("\n".join(TEXT) + "\n", encoding="utf-8")
-    cmd = [sys.executable, os.path.join(ROOT, "utils", "build_case_forms.py"), "--text", str(tmp_path / "text.tgt"),
+    cmd = [sys.executable, os.path.join(ROOT, "utils", "data", "build_case_forms.py"), "--text", str(tmp_path / "text.tgt"),
            "--model_path", folder, "--min_count", "1"]
     subprocess.run(cmd, check=True, capture_output=True)
     assert Punctuator.load(folder, device="cpu").case_forms.forms == {**forms().forms, **listed_forms()}

@@ -8,10 +8,10 @@ import pytest
 
 from conftest import ROOT, TINY_ENCODER
 
-SCRIPTS = ["train.py", "predict.py", "serve.py", "utils/load_test.py", "utils/preprocess_data.py",
-           "utils/make_source.py", "utils/evaluate.py", "utils/tsv_to_text.py", "utils/prepare_default_data.py",
-           "utils/ngram_overlap.py", "utils/predict_ray.py", "utils/benchmark_ray.py", "utils/capacity.py",
-           "utils/batch_dependence.py"]
+SCRIPTS = ["train.py", "predict.py", "serve.py", "utils/bench/load_test.py", "utils/preprocess_data.py",
+           "utils/make_source.py", "utils/evaluate.py", "utils/data/tsv_to_text.py", "utils/data/prepare_default_data.py",
+           "utils/report/ngram_overlap.py", "utils/predict_ray.py", "utils/bench/benchmark_ray.py", "utils/bench/capacity.py",
+           "utils/bench/batch_dependence.py"]
 
 
 def run(*args, stdin=None, check=True):

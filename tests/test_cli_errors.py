@@ -305,3 +305,15 @@ def test_serve_on_a_busy_port_is_one_error_line_before_the_model_loads(capsys, m
         assert serve.main(["--port", str(port)]) == 2
     assert one_error_line(capsys.readouterr().err) == (
         f"error: cannot listen on 127.0.0.1:{port}: the address is in use or not this machine's (--port, --host)")
+
+
+@pytest.mark.parametrize("script", ["utils/bench/benchmark.py", "utils/report/everyday_report.py",
+                                    "utils/bench/compare_graphs.py --out_dir unused"])
+def test_a_utils_script_given_a_wrong_model_says_so_in_one_line(script):
+    """Scripts that load a model their own way printed a traceback (``gector_punct_data.script.run_script``:
+    the shared tail)."""
+    name, *rest = script.split()
+    run = subprocess.run([sys.executable, os.path.join(ROOT, name), "--model_path", "defualt_en", *rest],
+                         capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    assert run.returncode == 2 and one_error_line(run.stderr).startswith("error: "), run.stderr
+    assert "defualt_en" in run.stderr and "default_en" in run.stderr  # the shipped names, to choose from

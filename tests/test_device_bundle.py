@@ -1,4 +1,4 @@
-"""utils/device_bundle.py: the compact encoder copy that travels to a lent GPU stands in for the real encoder.
+"""utils/build/device_bundle.py: the compact encoder copy that travels to a lent GPU stands in for the real encoder.
 
 A model stored over the real MiniLM loads over the rebuilt copy only because the copy says which encoder it
 stands for (``stand_in.json``); without that file the fingerprint check refuses it, as it should any other
@@ -18,7 +18,7 @@ def test_a_rebuilt_encoder_stands_in_for_the_real_one(tmp_path):
     bundle, site = tmp_path / "bundle", tmp_path / "site"
     data = tmp_path / "train.tagged"
     data.write_text("soSEPL|||SEPR$KEEP\n")
-    run = lambda *a: subprocess.run([sys.executable, os.path.join(ROOT, "utils", "device_bundle.py"), *a],  # noqa: E731
+    run = lambda *a: subprocess.run([sys.executable, os.path.join(ROOT, "utils", "build", "device_bundle.py"), *a],  # noqa: E731
                                     check=True, capture_output=True, text=True, cwd=ROOT)
     run("pack", "--dest", str(bundle), "--data", str(data))
     assert (bundle / "train.tagged.xz").exists() and not (bundle / "model.safetensors").exists()

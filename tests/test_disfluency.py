@@ -1,5 +1,5 @@
 """Switchboard disfluency reading (gector_punct_data.corpora.switchboard), the disfluency statistics and generator
-(gector_punct_data.corpora.disfluency) and utils/disfluency_stats.py, on a tiny fake deep-disfluency sdist built here
+(gector_punct_data.corpora.disfluency) and utils/report/disfluency_stats.py, on a tiny fake deep-disfluency sdist built here
 in the real file's format (no download)."""
 import importlib.util
 import json
@@ -206,7 +206,7 @@ def test_deletion_prf_and_the_uh_um_rule_on_a_hand_made_case():
 
 def test_disfluency_stats_script_writes_json_from_the_train_sides(tmp_path, capsys):
     fake_sdist(tmp_path)
-    path = os.path.join(ROOT, "utils", "disfluency_stats.py")
+    path = os.path.join(ROOT, "utils", "report", "disfluency_stats.py")
     spec = importlib.util.spec_from_file_location("disfluency_stats", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

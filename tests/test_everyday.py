@@ -1,5 +1,5 @@
 """The everyday test file (tests/data/everyday.jsonl): the checker (gector_punct/scoring/everyday.py), the file's own
-form, the routing of utils/everyday_report.py, and the shipped models' pass rate on it."""
+form, the routing of utils/report/everyday_report.py, and the shipped models' pass rate on it."""
 import os
 import sys
 from collections import Counter

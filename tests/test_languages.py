@@ -1,4 +1,4 @@
-"""gector_punct_data.corpora.languages (the multilingual readers) and utils/prepare_multilingual_data.py, on tiny fake
+"""gector_punct_data.corpora.languages (the multilingual readers) and utils/data/prepare_multilingual_data.py, on tiny fake
 packages built in tmp_path (no download)."""
 import importlib.util
 import io
@@ -13,7 +13,7 @@ from gector_punct_data.corpora import multitext as mt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 spec = importlib.util.spec_from_file_location("prepare_multilingual_data",
-                                              os.path.join(ROOT, "utils", "prepare_multilingual_data.py"))
+                                              os.path.join(ROOT, "utils", "data", "prepare_multilingual_data.py"))
 prepare = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(prepare)
 

@@ -183,7 +183,7 @@ def test_prepare_french_asr_script_on_a_fake_package(tmp_path, capsys):
     import importlib.util
     import json
     import os
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "utils", "prepare_french_asr.py")
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "utils", "data", "prepare_french_asr.py")
     spec = importlib.util.spec_from_file_location("prepare_french_asr", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)

@@ -1,4 +1,4 @@
-"""utils/model_report.py's --edges figures: what cutting lines anywhere costs, scored with the reference's
+"""utils/report/model_report.py's --edges figures: what cutting lines anywhere costs, scored with the reference's
 first-word case and last-word marks given, and the cased dev file as one stream."""
 import os
 import sys
@@ -65,7 +65,7 @@ def test_rule_ablation_shows_the_lines_a_rule_changes():
 
 
 def test_written_report_tells_restored_lines_from_raw_ones(trained_tiny, learnable_data, tmp_path):
-    """utils/written_report.py: the model's own output is read as written (each line opens, closes and is
+    """utils/report/written_report.py: the model's own output is read as written (each line opens, closes and is
     complete), the raw lines it came from never are."""
     import written_report
 

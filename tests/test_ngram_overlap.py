@@ -1,10 +1,10 @@
-"""utils/ngram_overlap.py: the fraction of a dev file's word n-grams that occur in the training text."""
+"""utils/report/ngram_overlap.py: the fraction of a dev file's word n-grams that occur in the training text."""
 import importlib.util
 import json
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-spec = importlib.util.spec_from_file_location("ngram_overlap", os.path.join(ROOT, "utils", "ngram_overlap.py"))
+spec = importlib.util.spec_from_file_location("ngram_overlap", os.path.join(ROOT, "utils", "report", "ngram_overlap.py"))
 ngram_overlap = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ngram_overlap)
 

@@ -1,4 +1,4 @@
-"""utils/prepare_default_data.py and gector_punct_data.corpora's shared cleaning and fetching (no download: fake
+"""utils/data/prepare_default_data.py and gector_punct_data.corpora's shared cleaning and fetching (no download: fake
 packages and a fake cache folder; the network and package tools are replaced by failing stubs)."""
 import hashlib
 import importlib.util
@@ -17,7 +17,7 @@ from gector_punct_data.corpora.clean import clean, cut_lines, whole_lines, words
 from gector_punct_data.corpora.sources import OPTIONAL, REGISTRY, SOURCES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-spec = importlib.util.spec_from_file_location("prepare_default_data", os.path.join(ROOT, "utils", "prepare_default_data.py"))
+spec = importlib.util.spec_from_file_location("prepare_default_data", os.path.join(ROOT, "utils", "data", "prepare_default_data.py"))
 prepare = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(prepare)
 

@@ -76,7 +76,7 @@ def test_evaluate_given_scores_only_the_added_marks(tmp_path):
 
 
 def test_template_lines_put_slots_at_sentence_ends_and_preprocess():
-    """utils/speech_templates.py's lines (corpora/templates.py): reproducible, every one a training pair the
+    """utils/data/speech_templates.py's lines (corpora/templates.py): reproducible, every one a training pair the
     tagger can learn (its tags rebuild it from its bare source), slot words never split by a mark, and a
     sentence end right after a spoken number or code in many of them."""
     from gector_punct.text.sentences import split_sentences

@@ -235,7 +235,7 @@ def test_evaluate_switching_script(trained_switching, switching_data, tmp_path):
         (tmp_path / f"{name}.del").write_text("".join(" ".join("1" if w in FILLERS else "0" for w in s.split()) + "\n"
                                                       for s, _ in pairs), encoding="utf-8")
     out = tmp_path / "table.json"
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "utils", "evaluate_switching.py"), "--data", str(tmp_path),
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "utils", "report", "evaluate_switching.py"), "--data", str(tmp_path),
                            "--switching", trained_switching, "--punc_model", trained_switching, "--swbd_sets", "swbd.dev",
                            "--ted_dev", switching_data["dev"], "--tune_data", str(tmp_path), "--tune_lines", "6",
                            "--oracle", "--out", str(out)], capture_output=True, text=True,

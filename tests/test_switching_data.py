@@ -1,4 +1,4 @@
-"""utils/prepare_switching_data.py and gector_punct_data.corpora.switching on a tiny fake deep-disfluency sdist (ten
+"""utils/data/prepare_switching_data.py and gector_punct_data.corpora.switching on a tiny fake deep-disfluency sdist (ten
 conversations built from test_disfluency's invented sides, no download) and tiny fluent text files."""
 import importlib.util
 import json
@@ -45,7 +45,7 @@ def fake_text():
 @pytest.fixture
 def script():
     spec = importlib.util.spec_from_file_location("prepare_switching_data",
-                                                  os.path.join(ROOT, "utils", "prepare_switching_data.py"))
+                                                  os.path.join(ROOT, "utils", "data", "prepare_switching_data.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

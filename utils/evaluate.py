@@ -17,6 +17,7 @@ from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError
 from gector_punct.scoring.metrics import (IWSLT_CLASSES, IWSLT_MAP, added_only, format_report, given_marks,
                                   labels_from_files, score)
+from gector_punct_data.script import run_script
 
 
 def mark_class(text: str) -> str:
@@ -63,4 +64,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

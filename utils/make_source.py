@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from gector_punct.options.flags import FlagParser, Settings, flag, help_text
 from gector_punct.text.files import InputError, atomic_write, read_lines
 from gector_punct.text.tags import make_source
+from gector_punct_data.script import run_script
 
 
 @dataclass(kw_only=True)
@@ -39,4 +40,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -27,6 +27,7 @@ from gector_punct.prediction.folders import (FORMATS, ChunkRestorer, FileWriter,
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.files import error_text
+from gector_punct_data.script import run_script
 
 READERS = 2  # files read at a time (on this machine: reading is light next to the model)
 NOT_HERE = ("device", "threads", "lookahead")  # the actors' device and threads follow --num_gpus_per_actor and
@@ -149,4 +150,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

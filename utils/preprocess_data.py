@@ -26,6 +26,7 @@ from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError, atomic_write, error_text
 from gector_punct.text.tags import parse_tagged
 from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
+from gector_punct_data.script import run_script
 
 
 @dataclass(kw_only=True)
@@ -102,4 +103,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_script(main)

@@ -57,7 +57,7 @@ def built_folder(name: str, build: Callable[[str], None], what: str, kind: str =
     return out
 
 
-STAND_IN = "stand_in.json"  # in an encoder folder rebuilt from a compact copy (utils/device_bundle.py)
+STAND_IN = "stand_in.json"  # in an encoder folder rebuilt from a compact copy (utils/build/device_bundle.py)
 
 
 def stand_in_fingerprint(folder: str) -> str | None:

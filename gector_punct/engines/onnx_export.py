@@ -15,7 +15,7 @@ a weight matrix dynamically (``INT8``: int8 weights per output channel, activati
 ``int8_products``): ``int8`` all but each layer's widening feed-forward product (hidden -> intermediate),
 ``int8-attention`` only the attention's four (hidden -> hidden); the rest and the heads stay float32. int8 in
 the widening product costs the shipped models' dev F1 more than the rest together, and some models lose
-F1 even without it (``utils/choose_precision.py`` measures a model and picks its precision).
+F1 even without it (``utils/report/choose_precision.py`` measures a model and picks its precision).
 
 ``installed_base_fingerprint(config)``: the installed base encoder's fingerprint, computed (and remembered).
 """

@@ -130,7 +130,7 @@ class ModelConfig:
     encoder is faster in proportion and may read words better. It may be lowered for a trained model (its
     top layers are cut off), not raised.
     ``engine_precision``: the precision the ONNX engine runs the model in (``ENGINE_PRECISIONS``): the fastest
-    that keeps the model's dev F1 (``utils/choose_precision.py``): ``int8`` or ``int8-attention`` (dynamic int8
+    that keeps the model's dev F1 (``utils/report/choose_precision.py``): ``int8`` or ``int8-attention`` (dynamic int8
     weights in more or fewer of the encoder's matrix products), else ``float32``; the torch engine always runs
     float32."""
 

@@ -123,7 +123,7 @@ def written(words: list[str], added: list[float], threshold: float) -> bool:
     """Whether a line reads as its writer's finished text: it opens and closes as a sentence does
     (``opens_and_closes``) and its marks are at least ``threshold`` complete (``completeness``). Restored text
     does; a transcript given 30% or 70% of its marks seldom both opens and closes a sentence, and a sentence
-    whose commas were left out (``milk eggs and bread``) is not complete (``utils/written_report.py``)."""
+    whose commas were left out (``milk eggs and bread``) is not complete (``utils/report/written_report.py``)."""
     return opens_and_closes(words) and completeness(words, added) >= threshold
 
 
@@ -220,7 +220,7 @@ def decode_lines(word_lines: list[list[str]], probabilities: Probabilities, name
                  given: list[list[Tag]] | None = None, opens: bool = False,
                  rules: tuple[Callable[[Line], Line], ...] | None = None) -> list[list[Tag]]:
     """Each line's tags: its ``line_evidence`` through ``rules`` (default ``line_rules.LINE_RULES``,
-    ``WORD_RULES`` alone without ``punc``; ``utils/rule_ablation.py`` leaves one out). ``whole``: each line
+    ``WORD_RULES`` alone without ``punc``; ``utils/report/rule_ablation.py`` leaves one out). ``whole``: each line
     is a whole utterance (``close_utterance``); ``opens``: each line begins one (``open_utterance``: a
     stream's window at an utterance's start); ``deletions`` (per line, per word): which words go, whatever
     the tasks; ``given`` (per line): the tags of its first words, kept."""

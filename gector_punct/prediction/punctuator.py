@@ -30,7 +30,7 @@ features on disk; ``skip_bad_audio`` predicts a line whose audio is missing or u
 
 Precision: the onnx engine runs each model in its folder's ``engine_precision`` (``ENGINE_PRECISIONS`` of
 ``model.config``; ``precision`` overrides it). ``quantize=True`` (torch engine, CPU only) runs the encoders' linear layers in
-torch's dynamic int8; ``utils/benchmark.py --quantize`` and ``utils/model_report.py --quantize`` measure
+torch's dynamic int8; ``utils/bench/benchmark.py --quantize`` and ``utils/report/model_report.py --quantize`` measure
 what it gains in speed and costs in F1.
 """
 from __future__ import annotations

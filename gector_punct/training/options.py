@@ -111,7 +111,7 @@ class TrainOptions(Settings):
     teachers: str = flag("", "with --switches: single-task models whose soft decisions the switching model also "
                              "learns from, e.g. disf=runs/disf_only/best,punc=runs/punc_only/best (multi-task "
                              "distillation)")
-    soft_labels: str = flag("", "folders of a teacher's soft labels of the training lines (utils/label_teacher.py), "
+    soft_labels: str = flag("", "folders of a teacher's soft labels of the training lines (utils/data/label_teacher.py), "
                                 "comma-separated: every head also learns them, on the lines that have them "
                                 "(distillation from a stored teacher)")
     distill_weight: float = flag(0.5, "share of the loss the teachers' soft labels take (--teachers: of the "

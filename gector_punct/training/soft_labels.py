@@ -2,7 +2,7 @@
 --soft_labels``): distillation from a model too slow to run inside the training loop (``models/ensemble_en``
 into ``default_en``).
 
-Labelling (``label_file``; ``utils/label_teacher.py``): a tagged training file in, a folder out. The teacher
+Labelling (``label_file``; ``utils/data/label_teacher.py``): a tagged training file in, a folder out. The teacher
 (a ``Punctuator``: any model or ensemble, on either engine) reads each instance's words as the student reads
 them in training (``DatasetReader``'s instances: no line rules, no decoding), and per word this is kept, in
 the teacher's label names:

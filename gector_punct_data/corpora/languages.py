@@ -1,4 +1,4 @@
-"""Sources of the multilingual written-text builder (utils/prepare_multilingual_data.py): Chinese (zh, with
+"""Sources of the multilingual written-text builder (utils/data/prepare_multilingual_data.py): Chinese (zh, with
 written Cantonese, yue), French, German, Spanish and Italian. Each reader takes the fetched package (or a
 local file's path) and returns documents (strings) in source order; its docstring says its cleaning. Text of
 the Latin-script languages also goes through clean.clean (``clean.RULES``); Chinese through

@@ -1,7 +1,7 @@
 """The registry of the training-data builder's sources: one entry per source, the one home of its package
 (registry, name, exact version), reader, genre, licence and whether it may appear in dev text.
 
-``SOURCES``: the default --sources of utils/prepare_default_data.py (the shipped recipe; keep unchanged so its
+``SOURCES``: the default --sources of utils/data/prepare_default_data.py (the shipped recipe; keep unchanged so its
 output does not change); ``OPTIONAL``: opt in with --sources NAME,... or --sources all.
 """
 from __future__ import annotations

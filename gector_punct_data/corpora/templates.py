@@ -7,7 +7,7 @@ of which ends with a slot or opens with one, joined in one line as a recogniser 
 
 ``template_lines(n, rng)`` -> ``n`` restored target lines (marks and case as an editor writes them; the
 slots' words as a recogniser writes them: numbers in words, digit by digit where they are read so, a code's
-letter upper-case). ``utils/speech_templates.py`` writes them; ``shaping.shape_pair`` and
+letter upper-case). ``utils/data/speech_templates.py`` writes them; ``shaping.shape_pair`` and
 ``preprocess_data.py`` make training pairs of them like any other target line. The output depends only on
 ``n`` and the generator's state.
 """

@@ -1,0 +1,28 @@
+"""The shared tail of the ``utils/`` scripts: ``run_script(main)`` runs a script's ``main`` and turns what
+a user can get wrong into one ``error:`` line and exit status 2, as ``predict.py`` does: a model that
+cannot be loaded (``ModelLoadError``, ``ModelFolderError``: a wrong name says the shipped ones), an input
+that cannot be read (``InputError``; ``OSError``, said without errno text). Ctrl-C exits 130 without a
+traceback. ``main`` returns the exit status (None: 0).
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from gector_punct.model.config import ModelFolderError
+from gector_punct.prediction.loading import ModelLoadError
+from gector_punct.text.files import InputError, reason
+
+
+def run_script(main: Callable[[], int | None]) -> None:
+    try:
+        status = main()
+    except (ModelLoadError, ModelFolderError, InputError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        status = 2
+    except FileNotFoundError as err:
+        print(f"error: cannot read {err.filename}: {reason(err)}", file=sys.stderr)
+        status = 2
+    except KeyboardInterrupt:
+        status = 130
+    sys.exit(status or 0)
