@@ -45,7 +45,7 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """The CPU time serve.py and its model workers have spent so far."""
-        from utils.load_test import cpu_seconds
+        from load_test import cpu_seconds  # utils/bench/ (on the path: conftest)
         return sum(cpu_seconds(self.process.pid))
 
     def log(self) -> str:

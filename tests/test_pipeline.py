@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from gector_punct.prediction.chunks import word_chunks
 from gector_punct.prediction.pipeline import predict_chunks
 
 LINES = ["so i went to new york last tuesday did you", "", "   ", "hello how are you, i am fine thanks",
@@ -102,3 +103,13 @@ def test_predict_py_writes_the_same_with_and_without_overlap(tmp_path):
     assert outputs[0] == outputs[1]
     assert outputs[0].count("\n") == len(LINES) * 4
     assert "So I went to New York" in outputs[0]
+
+
+def test_word_chunks_close_at_the_word_count_and_keep_every_item_in_order():
+    """A chunk closes as soon as it holds ``chunk_words`` words (one word late, it survived where the test
+    sat in a module that needs Ray): predict.py's output cut and the service's turns follow it."""
+    lines = ["a b c", "", "d", "e f g h", "i", "j k"]
+    chunks = list(word_chunks(lines, 4))
+    assert chunks == [(["a b c", "", "d"], 4), (["e f g h"], 4), (["i", "j k"], 3)]
+    assert list(word_chunks([], 4)) == []
+    assert [c for c, _ in word_chunks(lines, 100)] == [lines]

@@ -12,7 +12,6 @@ import time
 import pytest
 
 from conftest import ROOT
-from gector_punct.prediction.chunks import word_chunks
 from gector_punct.prediction.folders import ChunkRestorer, FileWriter, LineFormat, read_chunks
 
 sys.path.insert(0, os.path.join(ROOT, "utils"))
@@ -24,14 +23,6 @@ CHUNK_WORDS = "400"  # the long files have several chunks each
 
 def child_env() -> dict:
     return dict(os.environ, HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1")
-
-
-def test_word_chunks_close_at_the_word_count_and_keep_every_item_in_order():
-    lines = ["a b c", "", "d", "e f g h", "i", "j k"]
-    chunks = list(word_chunks(lines, 4))
-    assert chunks == [(["a b c", "", "d"], 4), (["e f g h"], 4), (["i", "j k"], 3)]
-    assert list(word_chunks([], 4)) == []
-    assert [c for c, _ in word_chunks(lines, 100)] == [lines]
 
 
 def write_inputs(folder) -> list[str]:
