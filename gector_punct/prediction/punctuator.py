@@ -219,22 +219,32 @@ class Punctuator:
         the mean of its models', columns in ``self.names`` order; the lines' words one after the other
         (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``). ``windows``: the lines'
         ``encode``, when it was done beforehand."""
+        parts = self.probabilities_in_parts(word_lines, audio, windows, part_words=math.inf)
+        while True:
+            try:
+                next(parts)
+            except StopIteration as done:
+                return done.value
+
+    def probabilities_in_parts(self, word_lines: list[list[str]], audio=None, windows=None,
+                               part_words: float = math.inf) -> Generator[None, None, Probabilities]:
+        """``probabilities``, pausing after each part of about ``part_words`` words of model work (whole
+        batches, batched as ever: the same probabilities); it returns them."""
         offsets = [0]
         for words in word_lines:
             offsets.append(offsets[-1] + len(words))
         windows = windows or self.encode(word_lines)
-        members = [self._model_probabilities(k, model_windows, word_lines, offsets, audio)
-                   for k, model_windows in enumerate(windows)]
+        members = []
+        for k, model_windows in enumerate(windows):
+            # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
+            members.append(no_edit_probabilities(self.names, offsets[-1], len(MARK_CONTEXTS)))
+            done = 0
+            for filled in self._filled_batches(k, model_windows, word_lines, offsets, audio, members[-1]):
+                done += filled
+                if done >= part_words:
+                    yield
+                    done = 0
         return members[0] if len(members) == 1 else mean_probabilities(members)  # one model: no copy of its tables
-
-    def _model_probabilities(self, k: int, windows: list[Window], word_lines: list[list[str]], offsets: list[int],
-                             audio=None) -> Probabilities:
-        """Model ``k``'s probabilities, its windows run batch by batch, each word's from its owner window."""
-        # A word no window owns (a character inside a longer piece) keeps these: no edit, certainly.
-        out = no_edit_probabilities(self.names, offsets[-1], len(MARK_CONTEXTS))
-        for _ in self._filled_batches(k, windows, word_lines, offsets, audio, out):
-            pass
-        return out
 
     def _filled_batches(self, k: int, windows: list[Window], word_lines: list[list[str]], offsets: list[int], audio,
                         out: Probabilities) -> Iterator[int]:
@@ -269,26 +279,14 @@ class Punctuator:
 
     def predict_in_parts(self, lines: list[str], part_words: int) -> Generator[None, None, list[str]]:
         """``predict(lines)`` (no audio) as a generator that pauses after each part of the model's work of
-        about ``part_words`` words (whole batches, batched as ``predict`` batches them: the same lines come
-        out); it returns the restored lines. The service's turns between requests, inside a long line too."""
+        about ``part_words`` words (``probabilities_in_parts``: the same lines come out); it returns the
+        restored lines. The service's turns between requests, inside a long line too."""
         job = self.start(lines)
         for _ in range(self.iteration_count):
             if not job.todo:
                 break
             self.tokenise_step(job)
-            word_lines, offsets = job.todo_words(), [0]
-            for words in word_lines:
-                offsets.append(offsets[-1] + len(words))
-            members = []
-            for k, windows in enumerate(job.windows):
-                members.append(no_edit_probabilities(self.names, offsets[-1], len(MARK_CONTEXTS)))
-                done = 0
-                for filled in self._filled_batches(k, windows, word_lines, offsets, None, members[-1]):
-                    done += filled
-                    if done >= part_words:
-                        yield
-                        done = 0
-            job.probabilities = members[0] if len(members) == 1 else mean_probabilities(members)
+            job.probabilities = yield from self.probabilities_in_parts(job.todo_words(), None, job.windows, part_words)
             self.decode_step(job)
         return job.written()
 
