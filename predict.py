@@ -248,7 +248,8 @@ def restore_files(args: PredictCommand) -> int:
     if shown is not None:  # as plain text its timing lines came out as "00:00:01,000, --> 00:00:03,500."
         fmt, line = shown
         what = "header" if fmt == "vtt" and line == 1 else "timing line"
-        print(f"error: {args.input_file}:{line}: a subtitle file's {what} ({fmt}): give --format {fmt}", file=sys.stderr)
+        print(f"error: {args.input_file}:{line}: a subtitle file's {what} ({fmt}): give --format {fmt}",
+              file=sys.stderr)
         return 2
     try:
         punctuator = load_punctuator(args, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)

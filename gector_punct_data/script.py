@@ -1,8 +1,8 @@
 """The shared tail of the ``utils/`` scripts: ``run_script(main)`` runs a script's ``main`` and turns what
 a user can get wrong into one ``error:`` line and exit status 2, as ``predict.py`` does: a model that
 cannot be loaded (``ModelLoadError``, ``ModelFolderError``: a wrong name says the shipped ones), an input
-that cannot be read (``InputError``; ``OSError``, said without errno text). Ctrl-C exits 130 without a
-traceback. ``main`` returns the exit status (None: 0).
+that cannot be read or a place that cannot be written (``InputError``; a missing file, a folder, a
+permission: ``files.error_text``, without errno text). Ctrl-C exits 130 without a traceback. ``main`` returns the exit status (None: 0).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from gector_punct.model.config import ModelFolderError
 from gector_punct.prediction.loading import ModelLoadError
-from gector_punct.text.files import InputError, reason
+from gector_punct.text.files import InputError, error_text
 
 
 def run_script(main: Callable[[], int | None]) -> None:
@@ -20,8 +20,8 @@ def run_script(main: Callable[[], int | None]) -> None:
     except (ModelLoadError, ModelFolderError, InputError) as err:
         print(f"error: {err}", file=sys.stderr)
         status = 2
-    except FileNotFoundError as err:
-        print(f"error: cannot read {err.filename}: {reason(err)}", file=sys.stderr)
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as err:
+        print(f"error: {error_text(err, 'a file')}", file=sys.stderr)
         status = 2
     except KeyboardInterrupt:
         status = 130

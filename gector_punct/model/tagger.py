@@ -60,8 +60,8 @@ class Seq2Labels(ReadsWindows, nn.Module):
 
     def build_parts(self) -> None:
         """The encoder cut to ``encoder_layers``; then register the parts the config asks for and the model
-        lacks, each a no-op until trained where it can be: the acoustic assistant and coordinate bootstrapper (``acoustic``; zero output projections: the
-        identity), one vector per mark context added before the case head (``case_context``; zeros), and per
+        lacks, each a no-op until trained where it can be: the acoustic assistant and coordinate bootstrapper
+        (``acoustic``; zero output projections: the identity), one vector per mark context added before the case head (``case_context``; zeros), and per
         switching task two vectors, off and on, for its slot at the start of every window (``switches``).
         A partially stored model stores its new parts too."""
         c, hidden = self.config, self.encoder.config.hidden_size

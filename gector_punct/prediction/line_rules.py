@@ -158,7 +158,8 @@ def join_spoken_numbers(line: Line) -> Line:
         for k, core in ((a, cores[i]), (b, cores[i + 1])):  # a code's letter is written upper-case
             if code_letter(core) and starts_lower(out[k].apply(words[k])):
                 out[k] = constrained(words[k], replace(out[k], case=CAPITAL))
-        if ends_sentence(narrow_marks(out[a].append)) and line.evidence.sentence_end[a] >= line.reading.config.sure_sentence_end:
+        sure = line.evidence.sentence_end[a] >= line.reading.config.sure_sentence_end
+        if ends_sentence(narrow_marks(out[a].append)) and sure:
             continue
         if out[a].append and not split_edges(words[a])[2]:
             out[a] = replace(out[a], append="")
@@ -171,8 +172,8 @@ def join_after_addresses(line: Line) -> Line:
     """An e-mail address or a URL (``existing.word_kind``) is an odd token to the encoder, and the model's
     sentence end after one is often its unease (``support@acme-insurance.com. And we'll get back``): a
     sentence end the tags put after an address that the line goes on from stays only where it is
-    ``DecodeConfig.sure_sentence_end`` probable; elsewhere the address takes no mark and the next word the case the model
-    gives it with no mark before (``support@acme-insurance.com and we'll``). The input's marks stay."""
+    ``DecodeConfig.sure_sentence_end`` probable; elsewhere the address takes no mark and the next word the case
+    the model gives it with no mark before (``support@acme-insurance.com and we'll``). The input's marks stay."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for k, after in zip(kept, kept[1:]):

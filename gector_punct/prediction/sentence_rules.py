@@ -123,8 +123,8 @@ def ask_inverted_questions(line: Line) -> Line:
 
 def join_subordinate_clauses(line: Line) -> Line:
     """In an English line, a sentence the tags close with ``.`` that is one subordinate clause (``speech.
-    subordinate``: ``Before we wrap up.``, ``If not.``, ``When I was young.``; of at most ``DecodeConfig.subordinate_words``
-    words and no pause mark inside) and that the line goes on from is joined to the next sentence with a
+    subordinate``: ``Before we wrap up.``, ``If not.``, ``When I was young.``; of at most
+    ``DecodeConfig.subordinate_words`` words and no pause mark inside) and that the line goes on from is joined to the next sentence with a
     comma, as an editor writes it (``Before we wrap up, does anyone ...?``): a subordinate clause is no
     sentence. The next word takes the case the model gives it after a comma (``Evidence.case``). It stays
     where the line is read as a fragment and the sentence is its first (not known to start there)."""
@@ -138,7 +138,8 @@ def join_subordinate_clauses(line: Line) -> Line:
         if after is None or after < len(line.given) or narrow_marks(out[end].append) != "." or \
                 (span[0] == kept[0] and not (line.reading.whole or line.reading.opens)):
             continue
-        if _marked_inside(words, out, span) or not subordinate([_core(words[k]) for k in span], line.reading.config.subordinate_words):
+        if _marked_inside(words, out, span) or \
+                not subordinate([_core(words[k]) for k in span], line.reading.config.subordinate_words):
             continue
         _join_with_comma(line, out, end, after)
     return line.retagged(out)
@@ -183,7 +184,8 @@ def join_question_fragments(line: Line) -> Line:
         end, k = before[-1], span[0]
         core = _core(words[k])
         if len(span) != 1 or len(before) < 2 or not narrow_marks(out[k].append).endswith("?") \
-                or narrow_marks(out[end].append) != "?" or line.evidence.asking[k] >= line.reading.config.sure_question \
+                or narrow_marks(out[end].append) != "?" \
+                or line.evidence.asking[k] >= line.reading.config.sure_question \
                 or core in OTHER_ONE_WORD_QUESTIONS or _named(line, k) \
                 or end + 1 != k or end < len(line.given):
             continue

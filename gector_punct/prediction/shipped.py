@@ -2,8 +2,8 @@
 for a set of tasks, and model names or paths -> folders to load.
 
 ``model_paths(paths, tasks)``: each given path that exists, as it is; a shipped model's name (``switch_en``,
-or ``models/switch_en``) otherwise, as that model's folder, wherever the program runs; none given: the shipped model that can do
-``tasks`` (``shipped_model``: ``switch_en`` when ``disf`` is asked, else ``default_en``). A path that is
+or ``models/switch_en``) otherwise, as that model's folder, wherever the program runs; none given: the
+shipped model that can do ``tasks`` (``shipped_model``: ``switch_en`` when ``disf`` is asked, else ``default_en``). A path that is
 neither is kept, for the loader to report (``missing_model_hint`` says what could be meant).
 """
 from __future__ import annotations

@@ -19,8 +19,8 @@ so a final word reads as the batch writes it in that context (full-width marks i
 word carried moved to its neighbours). The state is bounded: the writer's context keeps the newest kept unit,
 the model's context and at most ``C`` deleted units before it (a run of deleted words hands its opening
 marks and a capital to the next kept word; only units of a run longer than that are forgotten), so a
-stream of words that are all deleted keeps a flat state and cost. With ``K`` = infinity an utterance is one window: exactly the words
-of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default). Each update encodes
+stream of words that are all deleted keeps a flat state and cost. With ``K`` = infinity an utterance is one
+window: exactly the words of ``Punctuator.predict`` on it as one line (with ``iteration_count`` 1, the default). Each update encodes
 one bounded window, whatever the length of the history; an update that finalises nothing runs no model.
 
 ``Captions(streamer)`` turns final words into caption text, the one loop ``predict.py --stream`` and the

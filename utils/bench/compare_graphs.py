@@ -17,6 +17,7 @@ batches of 32; each variant ``--runs`` times, interleaved, best kept. With ``--t
 are printed too: on a shared machine they vary by a few percent where wall seconds vary by a third.
 
     python utils/bench/compare_graphs.py --model_path models/default_en --out_dir /tmp/graphs --threads 1
+    python utils/bench/compare_graphs.py --model_path W/layers/l4/best --variants engine --threads 1
 """
 import os
 import sys
@@ -26,10 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchmark import example_words  # noqa: E402 (utils/bench/, this script's folder)
+from benchmark_cli import asr_lines  # noqa: E402 (utils/bench/, this script's folder)
+from gector_punct.engines.base import GRAPH_FILE  # noqa: E402
 from gector_punct.options.flags import FlagParser, add_flags, flag, reused  # noqa: E402
 from gector_punct.prediction.settings import PredictionSettings  # noqa: E402
 from gector_punct_data.script import run_script
+
+
 
 VARIANTS = ("engine", "optimizer", "mha", "mha+optimizer")
 
@@ -37,9 +41,12 @@ VARIANTS = ("engine", "optimizer", "mha", "mha+optimizer")
 @dataclass
 class Options:
     model_path: str = flag("models/default_en", "model folder")
-    out_dir: str = flag("", "folder for the variants' graphs (about 100-500 MB each)", default_text="required")
+    variants: list[str] = flag(list(VARIANTS), "the graphs to time (engine alone: a model's own speed)",
+                               choices=VARIANTS)
+    out_dir: str = flag("", "folder for the variants' graphs (about 100-500 MB each)",
+                        default_text="required unless --variants engine")
     threads: int = reused(PredictionSettings, "threads", default=1)
-    lines: int = flag(300, "ASR-like lines of 60-90 words (the example targets' words)", min=1)
+    words: int = flag(22_000, "words of ASR-like lines of 60-90 words (the example targets' words)", min=1)
     runs: int = flag(3, "timed passes per variant, interleaved; the best is kept", min=1)
 
 
@@ -135,18 +142,12 @@ def build_variant(model_path: str, variant: str, out: str, precision: str) -> st
     return path
 
 
-def windows_of(model_path: str, n_lines: int):
-    """The model's tagger (loaded as predict.py loads it: a shipped name, errors named) and its windows of
-    ``n_lines`` ASR-like lines."""
-    import random
-
+def windows_of(model_path: str, n_words: int):
+    """The model's tagger (loaded as predict.py loads it: a shipped name, errors named) and the windows of
+    ``n_words`` words in ASR-like lines (``benchmark_cli.asr_lines``)."""
     from gector_punct.prediction.loading import load_punctuator
 
-    words, rng = example_words(), random.Random(0)
-    lines = []
-    for _ in range(n_lines):
-        start = rng.randrange(len(words))
-        lines.append([words[(start + k) % len(words)] for k in range(rng.randint(60, 90))])
+    lines = [line.split() for line in asr_lines(n_words)]
     tagger = load_punctuator(PredictionSettings(model_path=model_path)).models[0]
     return tagger, tagger.text_encoder().encode_lines(lines), sum(map(len, lines))
 
@@ -165,17 +166,19 @@ def main() -> None:
     parser = FlagParser(__doc__)
     add_flags(parser, Options)
     o = Options(**vars(parser.parse_args()))
-    if not o.out_dir:
-        parser.error("--out_dir: required")
+    built = [v for v in VARIANTS[1:] if v in o.variants]
+    if built and not o.out_dir:
+        parser.error("--out_dir: required to build " + ", ".join(built))
     from gector_punct.engines.onnx_runtime import new_session
 
-    tagger, windows, n_words = windows_of(o.model_path, o.lines)
+    tagger, windows, n_words = windows_of(o.model_path, o.words)
     folder = os.path.dirname(tagger.meta["source"] + os.sep)  # the model folder the graph was built from
-    os.makedirs(o.out_dir, exist_ok=True)
     precision = tagger.meta["precision"]
     batch = 1 if precision != "float32" else 32
-    graphs = {"engine": os.path.join(tagger.graph, "model.onnx")}
-    graphs |= {v: build_variant(folder, v, o.out_dir, precision) for v in VARIANTS[1:]}
+    graphs = {"engine": os.path.join(tagger.graph, GRAPH_FILE)}
+    if built:
+        os.makedirs(o.out_dir, exist_ok=True)
+        graphs |= {v: build_variant(folder, v, o.out_dir, precision) for v in built}
     sessions = {v: new_session(path, o.threads) for v, path in graphs.items()}
     first = windows[:8]
     reference = [sessions["engine"].run(None, timed_inputs(tagger, w)) for w in first]
@@ -183,6 +186,7 @@ def main() -> None:
         diff = max(float(np.abs(a - b).max()) for w, ref in zip(first, reference)
                    for a, b in zip(s.run(None, timed_inputs(tagger, w)), ref))
         print(f"{v}: largest probability difference from the engine's graph {diff:.1e}", flush=True)
+    sessions = {v: s for v, s in sessions.items() if v in o.variants}
     best = {v: (float("inf"), float("inf")) for v in sessions}
     for _ in range(o.runs):
         for v, s in sessions.items():
