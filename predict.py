@@ -29,9 +29,15 @@ from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
 from gector_punct.prediction.streaming import Captions, StreamingPunctuator
+from gector_punct.prediction.restored import json_line
 from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles, subtitle_format_of
+from gector_punct.prediction.timed import write_cues, write_json
+from gector_punct.text.timed_words import timed_shape
 from gector_punct.text.files import (InputError, atomic_write, check_input_file, check_output_file, error_text,
                                      read_ended_lines, read_lines)
+
+
+TIMED_FORMATS = ("json", "srt", "vtt")  # formats that restore a whole file as one stream
 
 
 @dataclass(kw_only=True)
@@ -47,9 +53,14 @@ class PredictCommand(PredictionSettings):
     low_memory: bool = flag(False, "keep peak memory flat on very large inputs (large buffers mmapped), at some "
                                    "cost in system time (docs/speed.md)")
     split_sentences: bool = flag(False, "write one sentence per line instead of one line per input line")
-    format: str = flag("plain", "plain: one text per line; srt / vtt: a subtitle file, restored as one stream "
-                                "across cues, written (with LF line ends) in the same format with every cue's "
-                                "index, timing and line breaks", choices=("plain", "srt", "vtt"))
+    format: str = flag("plain", "plain: one text per line; jsonl: per line, a JSON object with the text and each "
+                                "word's confidence and review flag (docs/review.md); json: a word-timed transcript "
+                                "(WhisperX / faster-whisper or Vosk JSON, told by its content) written back in its "
+                                "shape, each word restored, with its confidence; srt / vtt: a subtitle file "
+                                "restored as one stream across cues, in the same format with every cue's index, "
+                                "timing and line breaks, or cues built from a word-timed transcript (at most 2 "
+                                "lines of 42 characters and 7 s, none across a pause of 2 s)",
+                       choices=("plain", "jsonl", "json", "srt", "vtt"))
     stream: bool = flag(False, "live captions: each input line is a chunk of new words (an empty line ends an "
                                "utterance); each word is written, flushed, once --lookahead more words have come, "
                                "never rewritten; one output line (LF) per utterance")
@@ -83,9 +94,14 @@ def parse_args(argv=None) -> PredictCommand:
         p.error("--num_shards needs an input file (stdin cannot be counted and read twice)")
     if args.stream and (args.format != "plain" or args.num_shards > 1 or args.split_sentences or args.audio_list):
         p.error("--stream reads words as they come: no --format, --num_shards, --split_sentences or --audio_list")
-    if args.format != "plain" and (args.num_shards > 1 or args.split_sentences or args.audio_list or args.fragments):
-        p.error(f"--format {args.format} restores a whole subtitle file as one stream across its cues: no "
+    if args.format == "jsonl" and args.split_sentences:
+        p.error("--format jsonl writes one object per input line: no --split_sentences")
+    if args.format in TIMED_FORMATS and (args.num_shards > 1 or args.split_sentences or args.audio_list
+                                         or args.fragments):
+        p.error(f"--format {args.format} restores a whole transcript or subtitle file as one stream: no "
                 "--num_shards, --split_sentences, --audio_list or --fragments")
+    if args.format in TIMED_FORMATS and args.input_file == "-":
+        p.error(f"--format {args.format} reads a file (a transcript or subtitle file is read twice): give its path")
     try:
         check_input_file(args.input_file)
         check_output_file(args.output_file)
@@ -133,15 +149,19 @@ def restore(args: PredictCommand, punctuator: Punctuator, audio: list | None) ->
             endings.append([ending for _, _, ending in chunk])
             yield chunk
 
+    scored = args.format == "jsonl"
     with atomic_write(args.output_file, create_parents=False) as out:
         if audio is None and overlapped(args.overlap, punctuator):  # tokenising ahead, decoding behind
-            restored_chunks = predict_chunks(punctuator, ([line for line, _, _ in chunk] for chunk in chunks()))
+            restored_chunks = predict_chunks(punctuator, ([line for line, _, _ in chunk] for chunk in chunks()), scored)
+        elif scored:
+            restored_chunks = (punctuator.predict_scored([line for line, _, _ in chunk]) for chunk in chunks())
         else:
             restored_chunks = (punctuator.predict([line for line, _, _ in chunk],
                                                   [sound for _, sound, _ in chunk] if audio else None)
                                for chunk in chunks())
         for restored in restored_chunks:
-            lines_out += write_lines(out, restored, args.split_sentences, endings.popleft())
+            text = map(json_line, restored) if scored else restored
+            lines_out += write_lines(out, text, args.split_sentences, endings.popleft())
             trim_heap()  # what this chunk's batches freed goes back to the OS
         if audio is not None:
             check_audio_count(args.audio_list, len(audio), args.input_file, read)
@@ -217,12 +237,39 @@ def stream(args: PredictCommand, punctuator: Punctuator) -> tuple[int, int]:
     return lines_in, utterances
 
 
-def restore_subtitle_file(args: PredictCommand, punctuator: Punctuator) -> int:
+def restore_subtitle_file(args: PredictCommand, punctuator: Punctuator) -> tuple[int, int]:
     """The whole file read, restored across cues and written in its own format; returns its cue count."""
     subtitles = restore_subtitles(punctuator, read_subtitles(args.input_file, args.format))
     with atomic_write(args.output_file, create_parents=False) as out:
         out.write(format_subtitles(subtitles))
-    return sum(block.is_cue for block in subtitles.blocks)
+    cues = sum(block.is_cue for block in subtitles.blocks)
+    return cues, cues
+
+
+def restore_timed_file(args: PredictCommand, punctuator: Punctuator, shape: str) -> tuple[int, int]:
+    """A word-timed transcript written back in its shape (json) or as cues (srt, vtt); (words in, items out)."""
+    with atomic_write(args.output_file, create_parents=False) as out:
+        if args.format == "json":
+            return write_json(punctuator, args.input_file, shape, out, args.chunk_words)
+        return write_cues(punctuator, args.input_file, shape, out, args.format, args.chunk_words)
+
+
+def input_problem(args: PredictCommand) -> tuple[str | None, str | None]:
+    """(the input's word-timed shape, None) or (None, what is wrong with the input for --format)."""
+    if args.input_file == "-":
+        return None, None
+    shape = timed_shape(args.input_file)  # InputError: JSON of another shape
+    if shape is not None and args.format not in TIMED_FORMATS:
+        return None, f"{args.input_file}: a word-timed transcript ({shape} JSON): give --format json, srt or vtt"
+    if shape is None and args.format == "json":
+        return None, (f"{args.input_file}: --format json reads a word-timed JSON transcript (WhisperX / "
+                      "faster-whisper or Vosk), and this file is not JSON")
+    shown = subtitle_format_of(args.input_file) if args.format in ("plain", "jsonl") else None
+    if shown is not None:  # as plain text its timing lines came out as "00:00:01,000, --> 00:00:03,500."
+        fmt, line = shown
+        what = "header" if fmt == "vtt" and line == 1 else "timing line"
+        return None, f"{args.input_file}:{line}: a subtitle file's {what} ({fmt}): give --format {fmt}"
+    return shape, None
 
 
 def main(argv=None) -> int:
@@ -244,12 +291,12 @@ def restore_files(args: PredictCommand) -> int:
     """Load the model and restore the input as ``args`` say; returns the exit status (``main``'s)."""
     if args.low_memory:
         mmap_large_buffers()
-    shown = subtitle_format_of(args.input_file) if args.format == "plain" and args.input_file != "-" else None
-    if shown is not None:  # as plain text its timing lines came out as "00:00:01,000, --> 00:00:03,500."
-        fmt, line = shown
-        what = "header" if fmt == "vtt" and line == 1 else "timing line"
-        print(f"error: {args.input_file}:{line}: a subtitle file's {what} ({fmt}): give --format {fmt}",
-              file=sys.stderr)
+    try:
+        shape, problem = input_problem(args)
+    except InputError as err:
+        shape, problem = None, str(err)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     try:
         punctuator = load_punctuator(args, audio_cache=args.audio_cache, skip_bad_audio=args.skip_bad)
@@ -259,8 +306,10 @@ def restore_files(args: PredictCommand) -> int:
     try:
         if args.stream:
             lines_in, lines_out = stream(args, punctuator)
-        elif args.format != "plain":
-            lines_in = lines_out = restore_subtitle_file(args, punctuator)
+        elif shape is not None:
+            lines_in, lines_out = restore_timed_file(args, punctuator, shape)
+        elif args.format in TIMED_FORMATS:
+            lines_in, lines_out = restore_subtitle_file(args, punctuator)
         else:
             lines_in, lines_out = restore(args, punctuator, read_audio(args, punctuator))
     except BrokenPipeError:  # `predict.py ... --output_file - | head -1`: the reader has all it wants
@@ -272,7 +321,9 @@ def restore_files(args: PredictCommand) -> int:
     except OSError as err:  # writing: a full disk, a folder gone
         print(f"error: {error_text(err, args.output_file)}", file=sys.stderr)
         return 2
-    unit_in, unit_out = ("cue", "cue") if args.format != "plain" else ("line", "utterance" if args.stream else "line")
+    unit_in, unit_out = (("word", "segment" if args.format == "json" else "cue") if shape is not None else
+                         ("cue", "cue") if args.format in TIMED_FORMATS else
+                         ("line", "utterance" if args.stream else "line"))
     print(f"{counted(lines_in, unit_in)} in, {counted(lines_out, unit_out)} out -> {args.output_file}", file=sys.stderr)
     return 0
 

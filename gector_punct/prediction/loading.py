@@ -33,7 +33,8 @@ def load_punctuator(settings: PredictionSettings, **options) -> Punctuator:
         punctuator = Punctuator.load(paths, settings.vocab_path, engine=settings.engine, precision=settings.precision,
                                      iteration_count=settings.iteration_count, batch_size=settings.batch_size,
                                      max_len=settings.max_len, tasks=settings.tasks, device=settings.device,
-                                     existing=settings.existing, fragments=settings.fragments, **options)
+                                     existing=settings.existing, fragments=settings.fragments,
+                                     review_share=settings.review_share, **options)
         for path, model in zip(model_folders(paths), punctuator.models):
             if settings.special_tokens_fix not in (None, model.config.special_tokens_fix):
                 raise ValueError(f"--special_tokens_fix {settings.special_tokens_fix}, but {path} was trained with "

@@ -81,11 +81,12 @@ def _stage(source: Iterator, work, stop: threading.Event, threads: list[threadin
     return _results(out, stop)
 
 
-def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]]) -> Iterator[list[str]]:
-    """Each chunk's restored lines, in order: ``punctuator.predict(chunk)``, overlapped (module docstring):
-    the steps of ``Punctuator.pass_steps``, each in a stage of its own."""
+def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]], scored: bool = False) -> Iterator[list]:
+    """Each chunk's restored lines, in order: ``punctuator.predict(chunk)`` (``scored``: ``predict_scored``'s
+    ``RestoredLine`` objects), overlapped (module docstring): the steps of ``Punctuator.pass_steps``, each in
+    a stage of its own."""
     if punctuator.iteration_count != 1:
-        yield from map(punctuator.predict, chunks)
+        yield from map(punctuator.predict_scored if scored else punctuator.predict, chunks)
         return
     tokenise, encode, decode = punctuator.pass_steps()
 
@@ -98,10 +99,11 @@ def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]]) -> Itera
         return run
 
     def read(lines: list[str]) -> LinesJob:
-        return on_lines(tokenise)(punctuator.start(lines))
+        return on_lines(tokenise)(punctuator.start(lines, scored=scored))
 
-    def finish(job: LinesJob) -> list[str]:
-        return on_lines(decode)(job).written()
+    def finish(job: LinesJob) -> list:
+        job = on_lines(decode)(job)
+        return job.restored(punctuator.calibration, punctuator.review_threshold) if scored else job.written()
 
     stop, threads, completed = threading.Event(), [], False
     try:

@@ -48,7 +48,9 @@ from gector_punct.engines.choice import cpu_device, load_taggers, runner_for, ta
 from gector_punct.text.case_forms import CaseForms
 from gector_punct.model.config import DecodeConfig, ModelFolderError, is_ensemble, model_folders, read_ensemble
 from gector_punct.model.windows import Window, WindowedBatcher
+from gector_punct.prediction.confidence import Calibration, read_calibration, unit_features
 from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
+from gector_punct.prediction.restored import RestoredLine, restored_line
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.existing import MODES, prepare_spaced, read_case, read_words
@@ -76,8 +78,10 @@ class Punctuator:
                  max_len: int | None = None, tasks: frozenset[str] | str = DEFAULTS.tasks, device: str | None = None,
                  quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False,
                  existing: str = DEFAULTS.existing, case_forms: CaseForms | None = None,
-                 fragments: bool = DEFAULTS.fragments):
+                 fragments: bool = DEFAULTS.fragments, calibration: Calibration | None = None,
+                 review_share: float = DEFAULTS.review_share):
         self.models, self.case_forms = models, case_forms
+        self.calibration, self.review_share = calibration or Calibration.uncalibrated(), review_share
         self._set_reading(tasks, existing, fragments)
         self.decode_config = decode or models[0].config.decode
         self.audio_cache, self.skip_bad_audio = audio_cache, skip_bad_audio
@@ -138,6 +142,7 @@ class Punctuator:
         folders = model_folders(paths)
         light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers
         options.setdefault("case_forms", CaseForms.load(folders[0]))
+        options.setdefault("calibration", read_calibration(paths[0]))
         if is_ensemble(paths[0]) and options.get("decode") is None:
             options["decode"] = read_ensemble(paths[0]).decode
         return cls(load_taggers(folders, vocab_path, engine, precision, threads, light), **options)
@@ -151,15 +156,32 @@ class Punctuator:
                 step(job)
         return job.written()
 
-    def start(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> LinesJob:
-        """``predict``'s lines (and their audio), read as ``existing`` says, each line to do that has words."""
+    def predict_scored(self, lines: list[str]) -> list[RestoredLine]:
+        """``predict(lines)`` with each written word's confidence (``restored.RestoredLine``): the same text."""
+        job = self.start(lines, scored=True)
+        for _ in range(self.iteration_count):
+            if not job.todo:
+                break
+            for step in self.pass_steps():
+                step(job)
+        return job.restored(self.calibration, self.review_threshold)
+
+    @property
+    def review_threshold(self) -> float:
+        """The confidence below which a word is flagged for review (``review_share`` of the dev words)."""
+        return self.calibration.review_threshold(self.review_share)
+
+    def start(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None,
+              scored: bool = False) -> LinesJob:
+        """``predict``'s lines (and their audio), read as ``existing`` says, each line to do that has words;
+        ``scored``: the job keeps what its words' confidence needs (``LinesJob.restored``)."""
         if isinstance(lines, str):
             raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
         lines = list(lines)  # any iterable of lines, a generator included, read once
         wrong = next((i for i, line in enumerate(lines) if not isinstance(line, str)), None)
         if wrong is not None:
             raise TypeError(f"predict takes lines of text: line {wrong} is {type(lines[wrong]).__name__}, not str")
-        return LinesJob(lines, self.existing, audio)
+        return LinesJob(lines, self.existing, audio, scored)
 
     def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:
         """One tagging pass over a job's lines to do, as steps run in this order: ``predict`` runs them one
@@ -179,7 +201,8 @@ class Punctuator:
         first reads marks the tagger wrote, not a writer's: no line of it is taken as written
         (``DecodeConfig.written``), or ``iteration_count`` would add nothing."""
         decode = self.decode_config if not job.passes else replace(self.decode_config, written=math.inf)
-        job.apply(self.decode(job.todo_words(), job.probabilities, decode, whole=not self.fragments))
+        tags = self.decode(job.todo_words(), job.probabilities, decode, whole=not self.fragments)
+        job.apply(tags, unit_features(job.todo_words(), job.probabilities, self.names, tags) if job.scored else None)
 
     def restore_words(self, words: list[str]) -> list[str | None]:
         """One stream of words (a transcript's, a subtitle file's) restored word for word: each word's
@@ -206,6 +229,14 @@ class Punctuator:
         """Each line's tags (``decode`` of ``probabilities``); ``given``: per line, its first words' tags."""
         return self.decode(word_lines, self.probabilities(word_lines, audio), whole=whole, deletions=deletions,
                            given=given, opens=opens)
+
+    def predict_tags_scored(self, word_lines: list[list[str]], whole: bool = False,
+                            given: list[list[Tag]] | None = None,
+                            opens: bool = False) -> tuple[list[list[Tag]], list[np.ndarray]]:
+        """``predict_tags`` (no audio), and per line its units' confidence features (``confidence``)."""
+        probabilities = self.probabilities(word_lines)
+        tags = self.decode(word_lines, probabilities, whole=whole, given=given, opens=opens)
+        return tags, unit_features(word_lines, probabilities, self.names, tags)
 
     def encode(self, word_lines: list[list[str]]) -> list[list[Window]]:
         """The lines' windows (``windows.Window``), one list per model: the tokeniser's part of
@@ -277,18 +308,18 @@ class Punctuator:
                     table[targets_a[:, None], cols] = values
             yield len(rows)
 
-    def predict_in_parts(self, lines: list[str], part_words: int) -> Generator[None, None, list[str]]:
-        """``predict(lines)`` (no audio) as a generator that pauses after each part of the model's work of
-        about ``part_words`` words (``probabilities_in_parts``: the same lines come out); it returns the
-        restored lines. The service's turns between requests, inside a long line too."""
-        job = self.start(lines)
+    def predict_in_parts(self, lines: list[str], part_words: int, scored: bool = False) -> Generator[None, None, list]:
+        """``predict(lines)`` (no audio; ``scored``: ``predict_scored``) as a generator that pauses after each part
+        of the model's work of about ``part_words`` words (``probabilities_in_parts``: the same lines come
+        out); it returns the restored lines. The service's turns between requests, inside a long line too."""
+        job = self.start(lines, scored=scored)
         for _ in range(self.iteration_count):
             if not job.todo:
                 break
             self.tokenise_step(job)
             job.probabilities = yield from self.probabilities_in_parts(job.todo_words(), None, job.windows, part_words)
             self.decode_step(job)
-        return job.written()
+        return job.restored(self.calibration, self.review_threshold) if scored else job.written()
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
                decode: DecodeConfig | None = None, whole: bool = False,
@@ -312,8 +343,10 @@ class LinesJob:
     written back. An empty or whitespace-only line is never tagged and comes back as it was; a line whose
     every word is deleted (``disf``) comes back empty, as a stream writes it."""
 
-    def __init__(self, lines: list[str], existing: str, audio: list | None = None):
+    def __init__(self, lines: list[str], existing: str, audio: list | None = None, scored: bool = False):
         prepared = [prepare_spaced(line, existing) for line in lines]
+        self.scored = scored
+        self.features: dict[int, np.ndarray] = {}  # scored: per line tagged, its kept units' confidence features
         self.lines, self.audio = list(lines), audio
         self.words = [words for words, _ in prepared]
         self.spacings = [spacing for _, spacing in prepared]
@@ -329,17 +362,31 @@ class LinesJob:
     def todo_audio(self) -> list | None:
         return [self.audio[i] for i in self.todo] if self.audio else None
 
-    def apply(self, tags: list[list[Tag]]) -> None:
-        """The ``todo`` lines' tags applied; ``todo`` becomes the lines they changed (looked at again)."""
+    def apply(self, tags: list[list[Tag]], features: list[np.ndarray] | None = None) -> None:
+        """The ``todo`` lines' tags applied (and their units' confidence features kept, when ``scored``);
+        ``todo`` becomes the lines they changed (looked at again)."""
         changed = []
-        for i, line_tags in zip(self.todo, tags):
+        for n, (i, line_tags) in enumerate(zip(self.todo, tags)):
             forms = written_forms(self.words[i], line_tags)
+            kept = [k for k, form in enumerate(forms) if form is not None]
+            if features is not None:
+                self.features[i] = features[n][kept]
             if forms != self.words[i]:
-                kept = [k for k, form in enumerate(forms) if form is not None]
                 self.words[i], self.spacings[i] = [forms[k] for k in kept], [self.spacings[i][k] for k in kept]
                 changed.append(i)
         self.todo, self.windows, self.probabilities = changed, None, None
         self.passes += 1
+
+    def restored(self, calibration: Calibration, threshold: float) -> list[RestoredLine]:
+        """The lines as ``written`` writes them, each with its words' confidence (a ``scored`` job's)."""
+        tagged = [i for i in range(len(self.lines)) if i in self.features]
+        confidence = calibration.confidence(np.concatenate([self.features[i] for i in tagged])) if tagged else []
+        per_line, start = {}, 0
+        for i in tagged:
+            per_line[i] = confidence[start: start + len(self.words[i])].tolist()
+            start += len(self.words[i])
+        return [restored_line(self.words[i], self.spacings[i], per_line[i], threshold) if i in per_line
+                else RestoredLine(text) for i, text in enumerate(self.written())]
 
     def written(self) -> list[str]:
         return [join_units(words, spacing) if words else "" if i in self.tagged else line

@@ -86,6 +86,11 @@ class PredictionSettings(Settings):
     chunk_words: int = flag(DEFAULT_CHUNK_WORDS, "words read, predicted and written at a time; bounds memory on "
                                                  "any file size", min=1)
     lookahead: int = flag(8, "live captions (a stream): words to wait for before a word is final", min=0)
+    # what is said of each word
+    review_share: float = flag(
+        0.1, "words flagged for review (--format jsonl / json, the service's \"words\": true): those below the "
+             "confidence under which this share of the model's dev words fell (about this share on text like the "
+             "dev's; 0: none)", min=0, max=1)
 
     def prediction_settings(self) -> PredictionSettings:
         """These settings as a plain ``PredictionSettings`` (of a subclass that adds a script's own flags)."""

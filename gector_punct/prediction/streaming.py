@@ -25,13 +25,15 @@ one bounded window, whatever the length of the history; an update that finalises
 
 ``Captions(streamer)`` turns final words into caption text, the one loop ``predict.py --stream`` and the
 service's streams share: ``push(words)`` / ``finish()`` give the text that follows what was written on the
-utterance's line (``caption_text``), ``finish`` ending the utterance; ``open`` says whether it has words.
+utterance's line (``caption_text``), ``finish`` ending the utterance; ``open`` says whether it has words;
+``push_scored`` / ``finish_scored`` give the words too, each with its confidence (the service's ``"words"``).
 """
 from __future__ import annotations
 
 from collections import deque
 
 from gector_punct.prediction.punctuator import Punctuator, words_written
+from gector_punct.prediction.restored import RestoredWord, restored_word
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.text.tags import Tag, capitalise_sentence_starts, written_forms
 from gector_punct.text.units import join_units
@@ -49,10 +51,15 @@ class StreamingPunctuator:
         self.pending: list[list[str]] = []  # per word that is not final yet, its units
 
     def push(self, words: list[str]) -> list[str]:
+        return [word.text for word in self.push_scored(words, scored=False) if word is not None]
+
+    def push_scored(self, words: list[str], scored: bool = True) -> list[RestoredWord | None]:
+        """``push``, each word that became final with its confidence (``restored.RestoredWord``; without
+        ``scored``, 1), in order, None for a word deleted whole: one entry per word given, once final."""
         if isinstance(words, str):
             raise TypeError("push takes a list of words (for a text: push(text.split()))")
         self.pending.extend(self.punctuator.read_units(words))
-        return self._finalise(len(self.pending) - self.lookahead)
+        return self._finalise(len(self.pending) - self.lookahead, scored=scored)
 
     def _bound_written(self) -> None:
         """``written``'s first unit (the newest kept one) and its last units: the model's context and ``C``
@@ -62,19 +69,27 @@ class StreamingPunctuator:
             self.written = self.written[:1] + self.written[len(self.written) - (limit - 1):]
 
     def end(self) -> list[str]:
-        final = self._finalise(len(self.pending), closes=not self.punctuator.fragments)
+        return [word.text for word in self.end_scored(scored=False) if word is not None]
+
+    def end_scored(self, scored: bool = True) -> list[RestoredWord | None]:
+        """``end``, as ``push_scored`` gives words."""
+        final = self._finalise(len(self.pending), closes=not self.punctuator.fragments, scored=scored)
         self.context.clear()
         self.written = []
         return final
 
-    def _finalise(self, n: int, closes: bool = False) -> list[str]:
+    def _finalise(self, n: int, closes: bool = False, scored: bool = False) -> list[RestoredWord | None]:
         if n <= 0:
             return []
         context = [unit for word in self.context for unit in word]
         pending = [unit for word in self.pending for unit in word]
         line = self.punctuator.tagger_line([unit for unit, _ in context] + pending)
         opens = not context and not self.punctuator.fragments  # the window begins an utterance
-        (tags,) = self.punctuator.predict_tags([line], given=[[tag for _, tag in context]], whole=closes, opens=opens)
+        given = [[tag for _, tag in context]]
+        if scored:
+            (tags,), (features,) = self.punctuator.predict_tags_scored([line], given=given, whole=closes, opens=opens)
+        else:
+            (tags,) = self.punctuator.predict_tags([line], given=given, whole=closes, opens=opens)
         # The writer's line: the final units back to the newest kept one (some may be older than the model's
         # context), then the window as the tagger read it.
         older = self.written[: max(0, len(self.written) - len(context))]
@@ -90,7 +105,21 @@ class StreamingPunctuator:
             final = final[len(word):]
         self._bound_written()
         del self.pending[:n]
-        return [word for word in words_written(words, forms) if word is not None]
+        at = len(context)
+        confidence = self.punctuator.calibration.confidence(features[at: at + size]).tolist() if scored else [1.0] * size
+        return restored_words(words, forms, confidence, self.punctuator.review_threshold)
+
+
+def restored_words(words: list[list[str]], forms: list[str | None], confidence: list[float],
+                   threshold: float) -> list[RestoredWord | None]:
+    """Per word (its units), its written form (``words_written``) with the confidence of its kept units
+    (``restored.restored_word``), or None where all of them vanish."""
+    out, start = [], 0
+    for word, written in zip(words, words_written(words, forms)):
+        kept = [c for c, form in zip(confidence[start: start + len(word)], forms[start: start + len(word)]) if form]
+        out.append(None if written is None else restored_word(written, kept, threshold))
+        start += len(word)
+    return out
 
 
 def caption_text(words: list[str], previous: str | None = None) -> str:
@@ -117,14 +146,24 @@ class Captions:
         return self.last is not None or bool(self.streamer.pending)
 
     def push(self, words: list[str]) -> str:
-        return self._follow(self.streamer.push(words))
+        return self.push_scored(words, scored=False)[0]
+
+    def push_scored(self, words: list[str], scored: bool = True) -> tuple[str, list[RestoredWord]]:
+        """``push``'s text, and its words with their confidence (``StreamingPunctuator.push_scored``)."""
+        return self._follow(self.streamer.push_scored(words, scored))
 
     def finish(self) -> str:
-        text = self._follow(self.streamer.end())
-        self.last = None
-        return text
+        return self.finish_scored(scored=False)[0]
 
-    def _follow(self, final: list[str]) -> str:
-        text = caption_text(final, self.last) if final else ""
-        self.last = final[-1] if final else self.last
-        return text
+    def finish_scored(self, scored: bool = True) -> tuple[str, list[RestoredWord]]:
+        """``finish``'s text, and its words with their confidence."""
+        out = self._follow(self.streamer.end_scored(scored))
+        self.last = None
+        return out
+
+    def _follow(self, results: list[RestoredWord | None]) -> tuple[str, list[RestoredWord]]:
+        final = [word for word in results if word is not None]
+        texts = [word.text for word in final]
+        text = caption_text(texts, self.last) if texts else ""
+        self.last = texts[-1] if texts else self.last
+        return text, final

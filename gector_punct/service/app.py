@@ -2,7 +2,8 @@
 
 Routes: ``GET /`` the page (``static/page.html``), ``GET /health`` (no token: ``{"status": "ok", "model":
 NAME}``), ``POST /v1/restore`` (``contract.read_restore``, at most ``--max_words`` words (``limits``) ->
-``{"lines": [...]}``: exactly the lines ``predict.py --chunk_words N`` writes for them, each request
+``{"lines": [...]}``: exactly the lines ``predict.py --chunk_words N`` writes for them (``"words": true``: the
+objects ``--format jsonl`` writes), each request
 restored on its own in ``chunks.word_chunks`` groups of ``--chunk_words``, each group one step of its job;
 a group of more words, one long line, in steps of about ``--chunk_words`` words of model work: ``restore_steps``)
 and ``WebSocket /v1/stream`` (``streams.StreamSession``). No other path: ``/health/`` is a 404, never a
@@ -121,7 +122,7 @@ class Service:
             check_count(sum(words for _, words in pieces), *limit)
             self.reader(job.reading)  # 422 before any model work when the model cannot read so
             self.queue.check_room()  # a 503 costs no task
-            chunks = await self.run_restore(request, job.reading, pieces)
+            chunks = await self.run_restore(request, job.reading, pieces, job.words)
         except ClientError as err:
             return error(err.status, err.message)
         except QueueFull as err:
@@ -134,7 +135,8 @@ class Service:
             return error(500, "internal error (logged by the server)")
         return JSONResponse({"lines": [line for chunk in chunks if chunk is not None for line in chunk]})
 
-    async def run_restore(self, request: Request, reading: Reading, pieces: list[tuple[list[str], int]]) -> list:
+    async def run_restore(self, request: Request, reading: Reading, pieces: list[tuple[list[str], int]],
+                          scored: bool = False) -> list:
         """The steps' results of a restore; a job restoring a long line in parts runs on one worker (which
         holds its state) and is dropped there if its client leaves."""
         part_words = self.settings.chunk_words
@@ -142,7 +144,7 @@ class Service:
         worker = None if job is None else job % len(self.queue.workers)
         try:
             return await unless_client_leaves(
-                request, self.queue.run(restore_steps(reading, pieces, part_words, job), worker=worker))
+                request, self.queue.run(restore_steps(reading, pieces, part_words, job, scored), worker=worker))
         except BaseException:
             if job is not None:  # the worker may hold the job's state: forget it after its running step
                 asyncio.ensure_future(self.queue.run([("drop", (job,))], wait=True, worker=worker))
@@ -174,16 +176,17 @@ class Service:
         return error(500, "internal error (logged by the server)")
 
 
-def restore_steps(reading: Reading, pieces: list[tuple[list[str], int]], part_words: int, job: int | None):
+def restore_steps(reading: Reading, pieces: list[tuple[list[str], int]], part_words: int, job: int | None,
+                  scored: bool = False):
     """The model steps of a restore request (a generator sent each step's result): its lines in ``predict.py
     --chunk_words``'s groups (``chunks.word_chunks``), one step each; a group of more than ``part_words``
     words (one long line) in parts of about that many (``begin``, then ``advance`` until it gives the lines),
     so that no step of one request keeps another waiting long."""
     for chunk, words in pieces:
         if words <= part_words:
-            yield "restore", (reading, chunk)
+            yield "restore", (reading, chunk, scored)
             continue
-        done = yield "begin", (job, reading, chunk, part_words)
+        done = yield "begin", (job, reading, chunk, part_words, scored)
         while done is None:
             done = yield "advance", (job,)
 

@@ -3,10 +3,10 @@
 ``{"error": message}``).
 
 ``/v1/restore`` body: a JSON object ``{"lines": [str, ...], "tasks": "punc", "existing": "keep",
-"fragments": false}``; only ``lines`` is required, the rest are ``predict.py``'s flags of the same names,
-with the same defaults. A line holds no line break (``predict.py`` would read two lines). Too many lines:
+"fragments": false, "words": false}``; only ``lines`` is required, the rest are ``predict.py``'s flags of the
+same names, with the same defaults (``words``: each line answered as ``predict.py --format jsonl`` writes it). A line holds no line break (``predict.py`` would read two lines). Too many lines:
 413. ``/v1/stream`` query: ``lookahead`` (default 8, as ``predict.py --lookahead``), ``tasks``,
-``existing``, ``fragments`` (``true``/``false``). A stream message: ``{"words": "new words"}``,
+``existing``, ``fragments``, ``words`` (``true``/``false``). A stream message: ``{"words": "new words"}``,
 ``{"end": true}`` or, first and only without an Authorization header, ``{"token": "..."}``.
 
 JSON is read strictly: whatever ``json`` cannot turn into values (nesting too deep for it, an integer of
@@ -46,12 +46,14 @@ class Reading:
 class RestoreRequest:
     lines: list[str]
     reading: Reading
+    words: bool = False  # each line as an object with its words' confidence (restored.RestoredLine)
 
 
 @dataclass(frozen=True)
 class StreamRequest:
     lookahead: int
     reading: Reading
+    words: bool = False  # each final message with its words' confidence
 
 
 def read_json(raw: bytes) -> object:
@@ -103,25 +105,31 @@ def read_reading(fields: dict[str, object]) -> Reading:
     """``tasks`` / ``existing`` / ``fragments`` (a JSON boolean) of a body or a query: 422 when bad."""
     tasks = check_text(fields.get("tasks", format_tasks(DEFAULT_TASKS)), "tasks")
     existing = check_text(fields.get("existing", "keep"), "existing")
-    fragments = fields.get("fragments", False)
+    fragments = read_flag(fields, "fragments")
     try:
         task_set = parse_tasks(tasks)
     except ValueError as err:
         raise ClientError(422, str(err)) from None
     if existing not in MODES:
         raise ClientError(422, f"unknown existing mode {existing!r} (one of {', '.join(MODES)})")
-    if not isinstance(fragments, bool):
-        raise ClientError(422, f"fragments must be true or false (a JSON boolean), not {kind_of(fragments)}")
     return Reading(task_set, existing, fragments)
+
+
+def read_flag(fields: dict[str, object], name: str) -> bool:
+    """A boolean field (default false): 422 when it is not a JSON boolean."""
+    value = fields.get(name, False)
+    if not isinstance(value, bool):
+        raise ClientError(422, f"{name} must be true or false (a JSON boolean), not {kind_of(value)}")
+    return value
 
 
 def read_restore(raw: bytes, max_lines: int) -> RestoreRequest:
     body = read_json(raw)
     if not isinstance(body, dict):
         raise ClientError(422, f"the body must be a JSON object, not {type(body).__name__}")
-    unknown = sorted(set(body) - {"lines", "tasks", "existing", "fragments"})
+    unknown = sorted(set(body) - {"lines", "tasks", "existing", "fragments", "words"})
     if unknown:
-        raise ClientError(422, f"unknown field {unknown[0]!r} (fields: lines, tasks, existing, fragments)")
+        raise ClientError(422, f"unknown field {unknown[0]!r} (fields: lines, tasks, existing, fragments, words)")
     if "lines" not in body:
         raise ClientError(422, "the body needs 'lines': a list of strings")
     lines = body["lines"]
@@ -132,21 +140,22 @@ def read_restore(raw: bytes, max_lines: int) -> RestoreRequest:
     for i, line in enumerate(lines):
         if "\n" in check_text(line, f"lines[{i}]") or "\r" in line:
             raise ClientError(422, f"lines[{i}] holds a line break: give each line as its own string")
-    return RestoreRequest(lines, read_reading(body))
+    return RestoreRequest(lines, read_reading(body), read_flag(body, "words"))
 
 
 def read_stream_query(query: dict[str, str], max_lookahead: int) -> StreamRequest:
-    unknown = sorted(set(query) - {"lookahead", "tasks", "existing", "fragments"})
+    unknown = sorted(set(query) - {"lookahead", "tasks", "existing", "fragments", "words"})
     if unknown:
-        raise ClientError(422, f"unknown parameter {unknown[0]!r} (lookahead, tasks, existing, fragments)")
+        raise ClientError(422, f"unknown parameter {unknown[0]!r} (lookahead, tasks, existing, fragments, words)")
     text = query.get("lookahead", str(DEFAULT_LOOKAHEAD))
     # The length first: int() refuses (ValueError) a text of more than 4,300 digits.
     if not (text.isascii() and text.isdigit() and len(text) <= len(str(max_lookahead))) or int(text) > max_lookahead:
         raise ClientError(422, f"lookahead must be a whole number from 0 to {max_lookahead}, not {excerpt(text, 20)}")
     fields: dict[str, object] = dict(query)
-    if "fragments" in query:  # a query's values are text
-        fields["fragments"] = {"true": True, "false": False}.get(query["fragments"], query["fragments"])
-    return StreamRequest(int(text), read_reading(fields))
+    for name in ("fragments", "words"):  # a query's values are text
+        if name in query:
+            fields[name] = {"true": True, "false": False}.get(query[name], query[name])
+    return StreamRequest(int(text), read_reading(fields), read_flag(fields, "words"))
 
 
 def read_stream_message(text: str) -> tuple[str, object]:

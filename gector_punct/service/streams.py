@@ -3,7 +3,8 @@ worker (``workers``: the ``open`` / ``push`` / ``end`` steps).
 
 The client sends text frames ``{"words": "a few new words"}`` and ``{"end": true}`` at an utterance's end;
 the server answers ``{"final": TEXT}`` whenever words become final and, after an end, ``{"final": TEXT,
-"end": true}`` with the rest. TEXT is what ``streaming.Captions`` gives: the text that follows what was sent
+"end": true}`` with the rest; with ``words=true`` in the query each of those also carries ``"words"``: the
+final words, each ``{"text", "confidence", "review"}`` as ``predict.py --format jsonl`` writes them. TEXT is what ``streaming.Captions`` gives: the text that follows what was sent
 before on the utterance's line (it starts with a space after an earlier word), so the finals of an
 utterance concatenated are the line ``predict.py --stream --lookahead K`` writes for it. ``{"words": ""}``
 changes nothing (in ``predict.py`` an empty line ends an utterance; here only ``{"end": true}`` does).
@@ -214,13 +215,13 @@ class StreamSession:
             kind, words, weight = item
             self.waiting -= weight
             if kind == "words" and words:
-                text = await self.model("push", words)
-                if text:
-                    await self.send({"final": text})
+                message = await self.model("push", words)
+                if message["final"]:
+                    await self.send(message)
             elif kind == "end":
                 await self.finish()
-        if self.opened and (text := await self.model("end_open")) is not None:
-            await self.ended(text)
+        if self.opened and (message := await self.model("end_open")) is not None:
+            await self.ended(message)
         await self.ws.close(GOING_AWAY, "server shutting down")
 
     async def model(self, step: str, *args):
@@ -228,7 +229,7 @@ class StreamSession:
         stream there in the same job: a stream takes no place in the queue before it has words."""
         steps = [(step, (self.id, *args))]
         if not self.opened:
-            steps.insert(0, ("open", (self.id, self.request.reading, self.request.lookahead)))
+            steps.insert(0, ("open", (self.id, self.request.reading, self.request.lookahead, self.request.words)))
             self.opened = True  # from now on the worker may hold its state: forgotten when the stream closes
         *_, result = await self.service.queue.run(steps, wait=True, worker=self.worker)
         return result
@@ -237,8 +238,8 @@ class StreamSession:
         """End the utterance: its last words, with ``"end": true``."""
         await self.ended(await self.model("end"))
 
-    async def ended(self, text: str) -> None:
-        await self.send({"final": text, "end": True})
+    async def ended(self, message: dict) -> None:
+        await self.send({**message, "end": True})
         self.state["lines"] += 1
 
     async def send(self, message: dict) -> None:

@@ -1,10 +1,12 @@
 """Model workers: where the service's model work runs, one step at a time on each worker.
 
-A step is ``(name, args)``, picklable: ``("restore", (reading, lines))`` -> the lines restored (one
-``Punctuator.predict`` call: one chunk of a request); ``("open", (stream, reading, lookahead))`` starts
-stream ``stream``'s captions (``streaming.Captions`` on a ``StreamingPunctuator``); ``("push", (stream,
-words))`` -> the caption text its words made final ('' when none); ``("end", (stream,))`` -> the text that
-ends the utterance; ``("end_open", (stream,))`` -> that text if the utterance has words, else None;
+A step is ``(name, args)``, picklable: ``("restore", (reading, lines, scored))`` -> the lines restored (one
+``Punctuator.predict`` call: one chunk of a request; ``scored``: ``predict_scored``'s lines as JSON
+objects); ``("open", (stream, reading, lookahead, scored))`` starts stream ``stream``'s captions
+(``streaming.Captions`` on a ``StreamingPunctuator``); ``("push", (stream, words))`` -> the message of what its
+words made final, ``{"final": TEXT}`` (TEXT '' when none; ``scored``: with ``"words"``, each final word's
+``RestoredWord`` object); ``("end", (stream,))`` -> the message that ends the utterance; ``("end_open",
+(stream,))`` -> that message if the utterance has words, else None;
 ``("forget", (stream,))`` drops the stream. A chunk of more words than a step may take (one long line) is
 restored in parts: ``("begin", (job, reading, lines, part_words))`` and then ``("advance", (job,))`` -> None
 until the last part, which gives the lines restored (``Punctuator.predict_in_parts``); ``("drop", (job,))``
@@ -32,6 +34,7 @@ from typing import Any
 
 from gector_punct.prediction.loading import load_punctuator
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.restored import RestoredLine
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.streaming import Captions, StreamingPunctuator
 from gector_punct.service.contract import Reading
@@ -51,6 +54,7 @@ class ModelWorker:
         self.punctuator = punctuator
         self.readers: dict[Reading, Punctuator] = {}
         self.streams: dict[int, Captions] = {}
+        self.scored: dict[int, bool] = {}  # per stream: whether its messages carry their words
         self.jobs: dict[int, Generator] = {}  # restores in parts, by job id
         self.steps: dict[str, Callable[..., Any]] = {"restore": self.restore, "open": self.open, "push": self.push,
                                                      "end": self.end, "end_open": self.end_open,
@@ -66,40 +70,50 @@ class ModelWorker:
             self.readers[reading] = self.punctuator.reading(reading.tasks, reading.existing, reading.fragments)
         return self.readers[reading]
 
-    def restore(self, reading: Reading, lines: list[str]) -> list[str]:
+    def restore(self, reading: Reading, lines: list[str], scored: bool = False) -> list:
+        """The lines restored: text, or (``scored``) each line's ``RestoredLine.to_json()`` object."""
+        if scored:
+            return [line.to_json() for line in self.reader(reading).predict_scored(lines)]
         return self.reader(reading).predict(lines)
 
-    def begin(self, job: int, reading: Reading, lines: list[str], part_words: int) -> list[str] | None:
-        self.jobs[job] = self.reader(reading).predict_in_parts(lines, part_words)
+    def begin(self, job: int, reading: Reading, lines: list[str], part_words: int, scored: bool = False) -> list | None:
+        self.jobs[job] = self.reader(reading).predict_in_parts(lines, part_words, scored)
         return self.advance(job)
 
-    def advance(self, job: int) -> list[str] | None:
-        """The next part of ``job``'s model work: None, or the lines restored once it is done."""
+    def advance(self, job: int) -> list | None:
+        """The next part of ``job``'s model work: None, or the lines restored once it is done (as ``restore``
+        gives them)."""
         try:
             next(self.jobs[job])
         except StopIteration as done:
             del self.jobs[job]
-            return done.value
+            return [line.to_json() if isinstance(line, RestoredLine) else line for line in done.value]
         return None
 
     def drop(self, job: int) -> None:
         self.jobs.pop(job, None)
 
-    def open(self, stream: int, reading: Reading, lookahead: int) -> None:
+    def open(self, stream: int, reading: Reading, lookahead: int, scored: bool = False) -> None:
         self.streams[stream] = Captions(StreamingPunctuator(self.reader(reading), lookahead))
+        self.scored[stream] = scored
 
-    def push(self, stream: int, words: list[str]) -> str:
-        return self.streams[stream].push(words)
+    def push(self, stream: int, words: list[str]) -> dict:
+        return self._final(stream, self.streams[stream].push_scored(words, self.scored[stream]))
 
-    def end(self, stream: int) -> str:
-        return self.streams[stream].finish()
+    def end(self, stream: int) -> dict:
+        return self._final(stream, self.streams[stream].finish_scored(self.scored[stream]))
 
-    def end_open(self, stream: int) -> str | None:
-        captions = self.streams[stream]
-        return captions.finish() if captions.open else None
+    def end_open(self, stream: int) -> dict | None:
+        return self.end(stream) if self.streams[stream].open else None
+
+    def _final(self, stream: int, final: tuple[str, list]) -> dict:
+        """A stream's message of final words: ``{"final": TEXT}``, with ``"words"`` when the stream asked."""
+        text, words = final
+        return {"final": text, "words": [word.to_json() for word in words]} if self.scored[stream] else {"final": text}
 
     def forget(self, stream: int) -> None:
         self.streams.pop(stream, None)
+        self.scored.pop(stream, None)
 
 
 class ThreadWorker:

@@ -13,7 +13,8 @@ marks (``「`` ``¿`` ``(``) to the unit after.
 * ``join_units(units, spacing=None) -> str``: the units as one line. Two units of a continuous script are
   never separated by a space (written Chinese has none, whatever the transcript had); elsewhere a space is
   written where ``spacing`` says the source had one, or, without ``spacing``, wherever neither side of the
-  gap is a continuous-script character (so ``我用iPhone手机`` and ``new york`` both come back as they are).
+  gap is a continuous-script character (so ``我用iPhone手机`` and ``new york`` both come back as they are);
+  ``written_spaces(units, spacing)`` says where it writes a space (the written words of a line).
 * Marks: ``split_edges(token)`` (leading marks, core, trailing marks), ``OPENING`` marks (which marks end a
   sentence, and which periods are a word's own, is ``sentences``').
 * ``is_wide(units)``: whether a line is mostly continuous-script units, the test that picks full-width
@@ -123,20 +124,21 @@ def _core_edge(unit: str, last: bool) -> str:
     return next((ch for ch in chars if not is_punct(ch)), "")
 
 
-def join_units(units: list[str], spacing: list[bool] | None = None) -> str:
-    if not units:
-        return ""
-    parts = [units[0]]
+def written_spaces(units: list[str], spacing: list[bool] | None = None) -> list[bool]:
+    """Whether ``join_units`` writes a space before each unit (False for the first): where ``spacing`` says
+    so, except between two continuous-script characters (none given: wherever neither side is one)."""
+    spaces = [False] * len(units)
     for i in range(1, len(units)):
         left, right = _core_edge(units[i - 1], last=True), _core_edge(units[i], last=False)
         touching = bool(left) and is_continuous(left) or bool(right) and is_continuous(right)
         both = bool(left) and bool(right) and is_continuous(left) and is_continuous(right)
-        if spacing is None:
-            space = not touching
-        else:
-            space = spacing[i] and not both
-        parts.append((" " if space else "") + units[i])
-    return "".join(parts)
+        spaces[i] = not touching if spacing is None else spacing[i] and not both
+    return spaces
+
+
+def join_units(units: list[str], spacing: list[bool] | None = None) -> str:
+    """The units written as one line (``written_spaces`` says where a space goes)."""
+    return "".join((" " if space else "") + unit for unit, space in zip(units, written_spaces(units, spacing)))
 
 
 def is_wide(units: list[str]) -> bool:

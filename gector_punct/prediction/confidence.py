@@ -1,0 +1,190 @@
+"""Per-word confidence: the probability that a word's restored form (the marks before and after it, its
+case, whether it stays) is what an editor would write, and which words an editor should look at.
+
+In: lines of units as the tagger read them, the heads' probabilities of those units
+(``decoding.Probabilities``, rows one line after the other), the label names per head and each unit's
+decided ``Tag``. ``unit_features`` -> per unit, the ``FEATURES`` (log-odds of what the heads said of the
+decision taken); ``Calibration.confidence(features)`` -> per unit, a probability, from a logistic model
+fitted on dev data (``utils/report/fit_confidence.py``: fitted on one dev part, measured on another) and
+kept in the model folder's ``confidence.json`` (``read_calibration`` / ``write_calibration``, its only
+reader and writer). A folder without one gets ``Calibration.uncalibrated()``: the product of the
+punctuation and case probabilities, said to be uncalibrated.
+
+A written word of several units (a Chinese word's characters) is right when all of them are: its confidence
+is the product of theirs (``word_confidences``). ``Calibration.review_threshold(share)``: the confidence
+below which the least confident ``share`` of the dev words fell, so that the words flagged for review are
+decided word by word (a stream's and a batch's alike), about ``share`` of them on text like the dev's.
+Nothing here imports torch.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
+from gector_punct.text.files import atomic_write
+from gector_punct.text.sentences import ends_sentence
+from gector_punct.text.tags import KEEP, START_CONTEXT, Tag, mark_context
+from gector_punct.text.units import narrow_marks, split_edges
+
+CALIBRATION_FILE = "confidence.json"
+FORMAT = "gector-punct-confidence/2"
+# Per unit, log-odds of probabilities the heads gave (clipped to [EPS, 1 - EPS]).
+FEATURES = (
+    "punct",  # the punctuation head's probability of the label decided (a rule's choice included)
+    "case",  # the case head's probability of the case label decided, after the mark the word before got
+    "correct",  # the detection head's probability that the word needs no edit
+    "boundary_before",  # how sure the word before is of ending a sentence or not, as decided (its capital)
+    "boundary",  # how sure this word is of ending a sentence or not, as decided
+    "top",  # the punctuation head's largest probability
+    "second",  # and its second largest
+    "comma",  # its labels that end with a comma, together
+    "period",  # its labels that end with a period, together
+    "last",  # 1 for a line's last unit (a whole utterance's gets a closing mark), else 0: not a log-odds
+)
+# The kind of decision taken on a unit: each has its own logistic model over the features (a comma the
+# model is 80% sure of is wrong more often than a bare word it is 80% sure of).
+KINDS = ("keep", "comma", "period", "question", "other", "delete")
+EPS = 1e-4
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(np.asarray(p, dtype=np.float64), EPS, 1 - EPS)
+    return np.log(p) - np.log1p(-p)
+
+
+def decision_kind(tag: Tag) -> int:
+    """The index in ``KINDS`` of a unit's decided tag."""
+    marks = narrow_marks(tag.append)
+    if tag.deletes:
+        return KINDS.index("delete")
+    if not marks and not tag.prepend and not tag.acronym:
+        return KINDS.index("keep")
+    last = marks[-1:]
+    return KINDS.index({",": "comma", ".": "period", "?": "question"}.get(last, "other"))
+
+
+def _columns_ending(punct_names: list[str], mark: str) -> np.ndarray:
+    return np.array([j for j, name in enumerate(punct_names) if narrow_marks(Tag.parse(name).append).endswith(mark)],
+                    dtype=np.int64)
+
+
+def _closing_columns(punct_names: list[str]) -> np.ndarray:
+    return np.array([j for j, name in enumerate(punct_names) if ends_sentence(Tag.parse(name).append)], dtype=np.int64)
+
+
+def _decisions(word_lines: list[list[str]], tags: list[list[Tag]]) -> tuple[list[Tag], list[int], list[bool]]:
+    """Per unit, one line after the other: its tag, the mark context its word before gives it (as written),
+    whether it ends a sentence (its own marks or the appended ones)."""
+    flat, contexts, ends = [], [], []
+    for words, line_tags in zip(word_lines, tags):
+        context = START_CONTEXT
+        for word, tag in zip(words, line_tags):
+            flat.append(tag)
+            contexts.append(context)
+            ends.append(not tag.deletes and ends_sentence(tag.append + split_edges(word)[2]))
+            if not tag.deletes:
+                context = mark_context(tag.apply(word))
+    return flat, contexts, ends
+
+
+def unit_features(word_lines: list[list[str]], probabilities: dict[str, np.ndarray], names: dict[str, list[str]],
+                  tags: list[list[Tag]]) -> list[np.ndarray]:
+    """Per line, a units x (``FEATURES`` + 1) array: the features of each unit's decided tag, then its
+    ``decision_kind``. A label the model does not have (a rule's combination) counts as improbable."""
+    punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
+    punct_at = {name: j for j, name in enumerate(punct_names)}
+    case_at = {name: j for j, name in enumerate(case_names)}
+    punct_p, case_p = probabilities[PUNCT_HEAD.name], probabilities[CASE_HEAD.name]
+    flat, contexts, ends = _decisions(word_lines, tags)
+    n = len(flat)
+    rows = np.arange(n)
+    punct_cols = np.array([punct_at.get(tag.punct, -1) for tag in flat], dtype=np.int64)
+    case_cols = np.array([case_at.get(tag.case, case_at.get(KEEP, -1)) for tag in flat], dtype=np.int64)
+    p_punct = np.where(punct_cols >= 0, punct_p[rows, np.maximum(punct_cols, 0)], 0.0)
+    p_case = np.where(case_cols >= 0, case_p[rows, np.array(contexts, dtype=np.int64), np.maximum(case_cols, 0)], 0.0)
+    closing = punct_p[:, _closing_columns(punct_names)].sum(-1)
+    boundary = np.where(np.array(ends, dtype=bool), closing, 1 - closing)
+    ranked = np.sort(punct_p, -1) if n else np.zeros((0, 2))
+    correct = probabilities[DETECT_HEAD.name][:, names[DETECT_HEAD.name].index("CORRECT")]
+    columns = [p_punct, p_case, correct, np.ones(n), boundary, ranked[:, -1], ranked[:, -2],
+               punct_p[:, _columns_ending(punct_names, ",")].sum(-1), punct_p[:, _columns_ending(punct_names, ".")].sum(-1)]
+    features = np.stack([_logit(c) for c in columns] + [np.zeros(n), np.array([decision_kind(t) for t in flat], float)],
+                        -1)
+    out, start = [], 0
+    for words in word_lines:
+        part = features[start: start + len(words)]
+        part[1:, 3] = part[:-1, 4]  # the word before's boundary; a line's first word has none (sure)
+        part[-1:, -2] = 1.0
+        out.append(part)
+        start += len(words)
+    return out
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Per decision kind (``KINDS``), a logistic model over ``FEATURES`` (``weights[kind]``: one weight per
+    feature, then the bias) -> the probability that a unit is right; ``review_thresholds``: the confidence
+    at each hundredth of the dev words, least confident first (101 values); ``measured``: what the fit
+    measured on its held-out dev part (for the model card); ``calibrated``: False for the fallback of a
+    folder without ``confidence.json``."""
+
+    weights: tuple[tuple[float, ...], ...]
+    review_thresholds: tuple[float, ...]
+    measured: dict
+    calibrated: bool = True
+
+    @classmethod
+    def uncalibrated(cls) -> Calibration:
+        """The punctuation and case probabilities multiplied, flagged as uncalibrated; review below 0.5."""
+        return cls((), (0.5,) * 101, {}, calibrated=False)
+
+    def confidence(self, features: np.ndarray) -> np.ndarray:
+        """Per unit (a row of ``unit_features``), the probability that it is right."""
+        if not self.calibrated:
+            return (1 / (1 + np.exp(-features[:, :2]))).prod(-1)
+        table = np.asarray(self.weights, dtype=np.float64)[features[:, -1].astype(np.int64)]
+        z = (features[:, :-1] * table[:, :-1]).sum(-1) + table[:, -1]
+        return 1 / (1 + np.exp(-z))
+
+    def review_threshold(self, share: float) -> float:
+        """The confidence below which a word is flagged for review: ``share`` of the dev words fell below it."""
+        if share <= 0:
+            return 0.0
+        if share >= 1:
+            return 1.0 + 1e-9
+        return float(np.interp(share, np.linspace(0, 1, len(self.review_thresholds)), self.review_thresholds))
+
+
+def word_confidences(unit_confidences: list[float], groups: list[int]) -> list[float]:
+    """Per written word, the product of its units' confidences; ``groups``: how many units each word has."""
+    out, start = [], 0
+    for size in groups:
+        out.append(float(np.prod(unit_confidences[start: start + size])) if size else 1.0)
+        start += size
+    return out
+
+
+def read_calibration(folder: str) -> Calibration:
+    """A model folder's ``confidence.json``, or ``Calibration.uncalibrated()`` where it has none."""
+    path = os.path.join(folder, CALIBRATION_FILE)
+    if not os.path.isfile(path):
+        return Calibration.uncalibrated()
+    with open(path, encoding="utf-8") as f:
+        raw = json.load(f)
+    if raw.get("format") != FORMAT or list(raw.get("features", [])) != list(FEATURES):
+        raise ValueError(f"{path}: not a {FORMAT} file over features {list(FEATURES)} (utils/report/"
+                         "fit_confidence.py writes one)")
+    weights = tuple(tuple(float(w) for w in raw["weights"][kind]) for kind in KINDS)
+    return Calibration(weights, tuple(raw["review_thresholds"]), raw.get("measured", {}))
+
+
+def write_calibration(folder: str, calibration: Calibration) -> None:
+    values = {"format": FORMAT, "features": list(FEATURES),
+              "weights": {kind: list(w) for kind, w in zip(KINDS, calibration.weights)},
+              "review_thresholds": list(calibration.review_thresholds), "measured": calibration.measured}
+    with atomic_write(os.path.join(folder, CALIBRATION_FILE)) as f:
+        f.write(json.dumps(values, indent=2) + "\n")

@@ -1,0 +1,113 @@
+"""Word-timed transcripts restored: segments of timed words in (``text.timed_words``), the same segments out
+with each word written (marks, case) and its confidence, or subtitle cues built from the written words.
+
+``restored_segments(punctuator, segments, chunk_words)`` yields ``(segment, results)`` in order, ``results``
+one per word of the segment: its ``RestoredWord``, or None where the restoration removes it (deleted under
+``disf``) or it has no text (kept as it was). All the words are one stream, read as ``predict`` reads a
+line (a whole utterance unless ``fragments``), restored by a ``StreamingPunctuator`` fed ``chunk_words``
+words at a time with ``LOOKAHEAD`` words of right context and ``CONTEXT`` of left context: memory holds one
+chunk, whatever the length of the transcript, and a sentence may run across segments.
+
+``write_json(punctuator, path, shape, out, chunk_words)``: the transcript in its own shape, each word's text
+restored, ``confidence`` and ``review`` added, times kept, removed words dropped, each segment's ``text``
+rebuilt from its words. ``write_cues(punctuator, path, shape, out, fmt, chunk_words, limits)``: SubRip or
+WebVTT cues of the written words (``cues.CueBuilder``). Both return (words in, items out).
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+from gector_punct.prediction.cues import VTT_HEADER, CueBuilder, CueLimits, format_cue
+from gector_punct.prediction.restored import RestoredWord
+from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
+from gector_punct.text.timed_words import WORD_TEXT, Segment, TimedJsonWriter, read_segments
+
+LOOKAHEAD = 64  # words of right context a word waits for (a window's worth: as a batch line reads it)
+CONTEXT = 64  # final words kept as the left context of the next chunk
+
+
+def restored_segments(punctuator, segments: Iterator[Segment],
+                      chunk_words: int) -> Iterator[tuple[Segment, list[RestoredWord | None]]]:
+    streamer = StreamingPunctuator(punctuator, lookahead=LOOKAHEAD, context_words=CONTEXT)
+    waiting: deque[tuple[Segment, list[int]]] = deque()  # segments not yet written; per word, its index in the stream
+    results: deque[RestoredWord | None] = deque()  # final results, of the words of waiting[0] onwards
+    batch: list[str] = []
+    first = 0  # the stream index of results[0]
+    pushed = 0  # words given to the streamer so far (and those in ``batch``)
+
+    def ready() -> Iterator[tuple[Segment, list[RestoredWord | None]]]:
+        nonlocal first
+        while waiting and all(i < first + len(results) for i in waiting[0][1] if i >= 0):
+            segment, slots = waiting.popleft()
+            taken = sum(1 for i in slots if i >= 0)
+            out = [results[i - first] if i >= 0 else None for i in slots]
+            for _ in range(taken):
+                results.popleft()
+            first += taken
+            yield segment, out
+
+    for segment in segments:
+        slots = []
+        for word in segment.words:
+            slots.append(pushed if word.text else -1)
+            if word.text:
+                batch.append(word.text)
+                pushed += 1
+        waiting.append((segment, slots))
+        if len(batch) >= chunk_words:
+            results.extend(streamer.push_scored(batch))
+            batch = []
+            yield from ready()
+    results.extend(streamer.push_scored(batch) + streamer.end_scored())
+    yield from ready()
+
+
+def _segment_text(segment: Segment, written: list[str]) -> str:
+    """A segment's text from its written words, with the leading space its recogniser wrote (Whisper's)."""
+    lead = " " if str(segment.fields.get("text", "")).startswith(" ") else ""
+    return lead + caption_text(written) if written else ""
+
+
+def write_json(punctuator, path: str, shape: str, out, chunk_words: int) -> tuple[int, int]:
+    writer = TimedJsonWriter(out, shape, path)
+    words_in = segments_out = 0
+    for segment, results in restored_segments(punctuator, read_segments(path, shape), chunk_words):
+        words, written = [], []
+        for word, result in zip(segment.words, results):
+            words_in += 1
+            if not word.text:
+                words.append(word.fields)
+                continue
+            if result is None:
+                continue
+            raw = word.fields[WORD_TEXT[shape]]
+            lead = raw[: len(raw) - len(raw.lstrip())]
+            words.append({**word.fields, WORD_TEXT[shape]: lead + result.text,
+                          "confidence": round(result.confidence, 4), "review": result.review})
+            written.append(result.text)
+        writer.write(segment, words, _segment_text(segment, written))
+        segments_out += 1
+    writer.close()
+    return words_in, segments_out
+
+
+def write_cues(punctuator, path: str, shape: str, out, fmt: str, chunk_words: int,
+               limits: CueLimits = CueLimits()) -> tuple[int, int]:
+    builder, number, words_in = CueBuilder(limits), 0, 0
+    if fmt == "vtt":
+        out.write(VTT_HEADER)
+
+    def emit(cues) -> None:
+        nonlocal number
+        for cue in cues:
+            number += 1
+            out.write(format_cue(number, cue, fmt))
+
+    for segment, results in restored_segments(punctuator, read_segments(path, shape), chunk_words):
+        for word, result in zip(segment.words, results):
+            words_in += 1
+            if result is not None:
+                emit(builder.add(word.start, word.end, result.text))
+    emit(builder.finish())
+    return words_in, number
