@@ -149,3 +149,15 @@ def test_a_calibration_maps_surer_decisions_to_higher_confidence():
     assert calibration.review_threshold(0.1) == pytest.approx(thresholds[10])
     assert Calibration.uncalibrated().confidence(np.array([[0.0, 0.0] + [9.0] * (len(FEATURES) - 1)]))[0] == \
         pytest.approx(0.25)
+
+
+def test_the_examples_of_docs_review_are_what_predict_writes():
+    from test_doc_examples import quoted_output
+    jsonl = run("predict.py", "--input_file", "examples/review.txt", "--output_file", "-", "--format", "jsonl").stdout
+    assert quoted_output("docs/review.md", "--input_file examples/review.txt").split() == jsonl.split()
+    srt = run("predict.py", "--input_file", "examples/talk.json", "--output_file", "-", "--format", "srt").stdout
+    with open(os.path.join(ROOT, "docs", "review.md"), encoding="utf-8") as f:
+        text = f.read()
+    quoted = text[text.index("--input_file examples/talk.json"):].split("```", 1)[1].split("An SRT")[0]
+    cues = [line.strip() for line in quoted.splitlines() if line.strip()]
+    assert cues and [line for line in srt.splitlines() if line.strip()][:len(cues)] == cues

@@ -85,6 +85,32 @@ def test_restore_is_what_predict_writes(server, predicted, index):
     assert reply.json() == {"lines": finished(predicted["restore"][index])}
 
 
+def test_restore_with_words_is_what_predict_writes_as_jsonl(server):
+    long_line = " ".join(["we went to the market and bought apples and then we went home"] * 45)  # > 500 words
+    lines = LINES + [long_line]
+    jsonl = finished(start_predict(["--format", "jsonl", "--chunk_words", "500"], "\n".join(lines) + "\n"))
+    reply = post(server, {"lines": lines, "words": True})
+    assert reply.status_code == 200, reply.text
+    assert reply.json() == {"lines": [json.loads(line) for line in jsonl]}  # the long line restored in parts
+    assert post(server, {"lines": ["hi"], "words": "yes"}).status_code == 422
+
+
+def test_stream_messages_with_words_carry_each_final_words_confidence(server, predicted):
+    text = ""
+    with connect(f"{server.ws_url}/v1/stream?lookahead=3&words=true", additional_headers=AUTH) as ws:
+        for chunk in CHUNKS[0]:
+            ws.send(json.dumps({"words": chunk}))
+        ws.send(json.dumps({"end": True}))
+        while True:
+            message = json.loads(ws.recv(timeout=60))
+            assert [w["text"] for w in message["words"]] == message["final"].split()
+            assert all(0 < w["confidence"] < 1 and isinstance(w["review"], bool) for w in message["words"])
+            text += message["final"]
+            if message.get("end"):
+                break
+    assert text == finished(predicted["stream"][3])[0]
+
+
 def stream_finals(server, lookahead: int, chunks_per_utterance, headers=AUTH) -> list[str]:
     """Each utterance's finals, concatenated, fed as ``chunks_per_utterance`` with an end after each."""
     lines = []

@@ -53,6 +53,11 @@ def test_page_restores_pasted_text_and_streams_typed_words(server, browser, tmp_
     expected = httpx.post(server.url + "/v1/restore", json={"lines": PASTED.split("\n")},
                           headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60).json()["lines"]
     assert browser.find_element(By.ID, "output").text.split("\n") == expected
+    scored = httpx.post(server.url + "/v1/restore", json={"lines": PASTED.split("\n"), "words": True},
+                        headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60).json()["lines"]
+    to_review = [word["text"] for line in scored for word in line["words"] if word["review"]]
+    assert to_review  # the page marks the words the API flags, and no others
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#output .review")] == to_review
 
     browser.find_element(By.ID, "start").click()
     wait.until(lambda b: b.find_element(By.ID, "state").text == "open")
@@ -63,6 +68,9 @@ def test_page_restores_pasted_text_and_streams_typed_words(server, browser, tmp_
     shown = browser.find_element(By.CSS_SELECTOR, "#captions div[data-end]").text
     assert shown == streamed(server, TYPED.split())
     assert not browser.find_element(By.ID, "error").text
+    marked = browser.find_elements(By.CSS_SELECTOR, "#captions div[data-end] span")  # every word, with its confidence
+    assert " ".join(e.text for e in marked) == shown and all(e.get_attribute("title").startswith("confidence ")
+                                                              for e in marked)
 
     browser.save_screenshot(str(tmp_path / "service.png"))
     if os.environ.get("SCREENSHOT_TO"):
