@@ -19,7 +19,8 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator
 
-from gector_punct.prediction.punctuator import LinesJob, Punctuator
+from gector_punct.prediction.lines_job import LinesJob
+from gector_punct.prediction.punctuator import Punctuator
 
 OVERLAP_MODES = ("auto", "threads", "off")  # predict.py --overlap: auto = threads on a GPU, off on a CPU
 _DONE = object()

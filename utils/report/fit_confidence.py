@@ -24,7 +24,7 @@ from sklearn.linear_model import LogisticRegression
 
 from gector_punct.model.vocabulary import PUNCT_HEAD
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
-from gector_punct.prediction.confidence import FEATURES, KINDS, Calibration, unit_features, write_calibration
+from gector_punct.prediction.confidence import KINDS, Calibration, unit_features, write_calibration
 from gector_punct.prediction.loading import load_punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths

@@ -1,0 +1,73 @@
+"""Lines on their way through ``Punctuator.predict``: ``LinesJob(lines, existing, audio, scored)`` holds each
+line's words as the tagger reads them and their spacing, which lines still take a tagging pass, what the
+steps of the pass in progress made, and writes the lines back (``written``: text; ``restored``: with each
+word's confidence, for a ``scored`` job). Importing it imports no torch.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gector_punct.model.windows import Window
+from gector_punct.prediction.confidence import Calibration
+from gector_punct.prediction.decoding import Probabilities
+from gector_punct.prediction.restored import RestoredLine, restored_line
+from gector_punct.text.existing import prepare_spaced
+from gector_punct.text.tags import Tag, written_forms
+from gector_punct.text.units import join_units
+
+
+class LinesJob:
+    """Lines on their way through ``Punctuator.predict``: each line's words (``existing.prepare_spaced``)
+    and spacing, its audio (None: none), which lines still take a pass (``todo``: at first those with
+    words), what the steps of the pass in progress made (``windows``, ``probabilities``), and the lines
+    written back. An empty or whitespace-only line is never tagged and comes back as it was; a line whose
+    every word is deleted (``disf``) comes back empty, as a stream writes it."""
+
+    def __init__(self, lines: list[str], existing: str, audio: list | None = None, scored: bool = False):
+        prepared = [prepare_spaced(line, existing) for line in lines]
+        self.scored = scored
+        self.features: dict[int, np.ndarray] = {}  # scored: per line tagged, its kept units' confidence features
+        self.lines, self.audio = list(lines), audio
+        self.words = [words for words, _ in prepared]
+        self.spacings = [spacing for _, spacing in prepared]
+        self.todo = [i for i, words in enumerate(self.words) if words]
+        self.tagged = set(self.todo)
+        self.passes = 0  # tagging passes applied
+        self.windows: list[list[Window]] | None = None
+        self.probabilities: Probabilities | None = None
+
+    def todo_words(self) -> list[list[str]]:
+        return [self.words[i] for i in self.todo]
+
+    def todo_audio(self) -> list | None:
+        return [self.audio[i] for i in self.todo] if self.audio else None
+
+    def apply(self, tags: list[list[Tag]], features: list[np.ndarray] | None = None) -> None:
+        """The ``todo`` lines' tags applied (and their units' confidence features kept, when ``scored``);
+        ``todo`` becomes the lines they changed (looked at again)."""
+        changed = []
+        for n, (i, line_tags) in enumerate(zip(self.todo, tags)):
+            forms = written_forms(self.words[i], line_tags)
+            kept = [k for k, form in enumerate(forms) if form is not None]
+            if features is not None:
+                self.features[i] = features[n][kept]
+            if forms != self.words[i]:
+                self.words[i], self.spacings[i] = [forms[k] for k in kept], [self.spacings[i][k] for k in kept]
+                changed.append(i)
+        self.todo, self.windows, self.probabilities = changed, None, None
+        self.passes += 1
+
+    def restored(self, calibration: Calibration, threshold: float) -> list[RestoredLine]:
+        """The lines as ``written`` writes them, each with its words' confidence (a ``scored`` job's)."""
+        tagged = [i for i in range(len(self.lines)) if i in self.features]
+        confidence = calibration.confidence(np.concatenate([self.features[i] for i in tagged])) if tagged else []
+        per_line, start = {}, 0
+        for i in tagged:
+            per_line[i] = confidence[start: start + len(self.words[i])].tolist()
+            start += len(self.words[i])
+        return [restored_line(self.words[i], self.spacings[i], per_line[i], threshold) if i in per_line
+                else RestoredLine(text) for i, text in enumerate(self.written())]
+
+    def written(self) -> list[str]:
+        return [join_units(words, spacing) if words else "" if i in self.tagged else line
+                for i, (line, words, spacing) in enumerate(zip(self.lines, self.words, self.spacings))]
