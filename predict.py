@@ -100,8 +100,8 @@ def parse_args(argv=None) -> PredictCommand:
                                          or args.fragments):
         p.error(f"--format {args.format} restores a whole transcript or subtitle file as one stream: no "
                 "--num_shards, --split_sentences, --audio_list or --fragments")
-    if args.format in TIMED_FORMATS and args.input_file == "-":
-        p.error(f"--format {args.format} reads a file (a transcript or subtitle file is read twice): give its path")
+    if args.format == "json" and args.input_file == "-":
+        p.error("--format json reads a word-timed transcript from a file (it is read twice): give its path")
     try:
         check_input_file(args.input_file)
         check_output_file(args.output_file)

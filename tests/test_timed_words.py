@@ -221,3 +221,22 @@ def test_a_plain_text_file_is_no_timed_transcript(tmp_path):
     path.write_text('[{"segments": [{"words": [{"word": "a"}')
     with pytest.raises(InputError, match="not valid JSON"):
         list(read_segments(str(path), timed_shape(str(path))))
+
+
+def test_a_word_keeps_the_leading_space_its_recogniser_wrote(tmp_path):
+    path = tmp_path / "fw.json"  # faster-whisper: " word", and the segments as a list
+    path.write_text(json.dumps([{"start": 0.0, "end": 1.2, "text": " hello there friend", "words": [
+        {"word": f" {w}", "start": k * 0.4, "end": k * 0.4 + 0.3, "probability": 0.9}
+        for k, w in enumerate(["hello", "there", "friend"])]}]))
+    (segment,) = json.loads(run("predict.py", "--input_file", str(path), "--output_file", "-", "--format", "json").stdout)
+    assert [w["word"][:1] for w in segment["words"]] == [" "] * 3 and segment["words"][0]["word"] == " Hello"
+    assert segment["text"] == "".join(w["word"] for w in segment["words"])
+
+
+def test_a_segment_without_word_times_is_refused_and_vosks_silence_is_not(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"segments": [{"start": 0, "end": 1, "text": " hello"}, {"words": []}]}))
+    with pytest.raises(InputError, match="segment 1: no 'words'"):
+        list(read_segments(str(path), "whisper"))
+    path.write_text('{"text": ""}\n{"result": [{"word": "hi", "start": 0, "end": 0.2}], "text": "hi"}\n')
+    assert [len(s.words) for s in read_segments(str(path), timed_shape(str(path)))] == [0, 1]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gector_punct.text.sentences import ends_sentence_after
-from gector_punct.text.units import join_units, split_edges
+from gector_punct.text.units import split_edges, written_spaces
 
 VTT_HEADER = "WEBVTT\n\n"
 PAUSE_MARKS = ",;:—–-，；："
@@ -43,21 +43,30 @@ class _Word:
     start: float
     end: float
     text: str
+    space: bool  # a space before it when it follows the word before on a line (``units.written_spaces``)
 
 
-def cue_lines(texts: list[str], limits: CueLimits) -> tuple[str, ...] | None:
-    """The words as at most ``CueLimits.lines`` lines of at most ``CueLimits.line_chars`` characters, the lines
-    as even as they can be (None where they do not fit)."""
-    whole = join_units(texts)
-    if len(whole) <= limits.line_chars or limits.lines < 2:
-        return (whole,) if len(whole) <= limits.line_chars else None
-    best = None
-    for k in range(1, len(texts)):
-        first, second = join_units(texts[:k]), join_units(texts[k:])
-        if len(first) <= limits.line_chars and len(second) <= limits.line_chars:
-            if best is None or max(len(first), len(second)) < max(map(len, best)):
-                best = (first, second)
-    return best
+def _line(words: list[_Word]) -> str:
+    return "".join((" " if k and w.space else "") + w.text for k, w in enumerate(words))
+
+
+def cue_lines(words: list[_Word], limits: CueLimits) -> tuple[str, ...] | None:
+    """The words as at most ``CueLimits.lines`` lines of at most ``CueLimits.line_chars`` characters, as
+    even as they can be (None where they do not fit)."""
+    ends = [0]  # ends[k]: the length of words[:k] as one line, and what a space before word k adds
+    for k, w in enumerate(words):
+        ends.append(ends[-1] + len(w.text) + (1 if k and w.space else 0))
+    total = ends[-1]
+    if total <= limits.line_chars:
+        return (_line(words),)
+    if limits.lines < 2:
+        return None
+    best, widest = None, None
+    for k in range(1, len(words)):
+        first, second = ends[k], total - ends[k] - (1 if words[k].space else 0)
+        if first <= limits.line_chars and second <= limits.line_chars and (widest is None or max(first, second) < widest):
+            best, widest = k, max(first, second)
+    return None if best is None else (_line(words[:best]), _line(words[best:]))
 
 
 class CueBuilder:
@@ -69,7 +78,8 @@ class CueBuilder:
         cues = []
         if self.words and start - self.words[-1].end >= self.limits.pause:
             cues = self.finish()
-        self.words.append(_Word(start, max(end, start), text))
+        space = written_spaces([self.words[-1].text, text])[1] if self.words else True
+        self.words.append(_Word(start, max(end, start), text, space))
         while self.words and not self._fits(len(self.words)):
             cues.append(self._take(forced=False))
         return cues
@@ -82,17 +92,16 @@ class CueBuilder:
 
     def _fits(self, n: int) -> bool:
         words = self.words[:n]
-        return (words[-1].end - words[0].start <= self.limits.seconds
-                and cue_lines([w.text for w in words], self.limits) is not None)
+        return words[-1].end - words[0].start <= self.limits.seconds and cue_lines(words, self.limits) is not None
 
     def _take(self, forced: bool) -> Cue:
         """The next cue off the front: all the words when ``forced`` (a pause or the end follows) and they fit,
         else the longest run that fits, cut at its last sentence end, else its last pause mark."""
-        fitting = max((n for n in range(1, len(self.words) + 1) if self._fits(n)), default=1)
+        fitting = next((n for n in range(len(self.words), 0, -1) if self._fits(n)), 1)
         if not (forced and fitting == len(self.words)):
             fitting = self._preferred_end(fitting)
         words, self.words = self.words[:fitting], self.words[fitting:]
-        lines = cue_lines([w.text for w in words], self.limits) or (join_units([w.text for w in words]),)
+        lines = cue_lines(words, self.limits) or (_line(words),)
         return Cue(words[0].start, min(words[-1].end, words[0].start + self.limits.seconds), lines)
 
     def _preferred_end(self, fitting: int) -> int:

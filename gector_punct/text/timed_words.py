@@ -125,6 +125,10 @@ def _is_decimal(value) -> bool:
 
 def _segment(raw: dict, shape: str, where: str) -> Segment:
     """One segment read (``where``: the file and the segment's number, for errors)."""
+    if WORDS[shape] not in raw and (shape == "whisper" or str(raw.get("text", "")).strip()):
+        raise InputError(f"{where}: no {WORDS[shape]!r} (word times): " + (
+            "run WhisperX's alignment, or faster-whisper with word_timestamps=True" if shape == "whisper" else
+            "call the recogniser's SetWords(True)"))
     raw_words = raw.get(WORDS[shape]) or []
     if not isinstance(raw_words, list) or not all(isinstance(w, dict) for w in raw_words):
         raise InputError(f"{where}: {WORDS[shape]!r} is not a list of word objects")
