@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -56,6 +57,7 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p) - np.log1p(-p)
 
 
+@lru_cache(maxsize=4096)  # few distinct tags
 def decision_kind(tag: Tag) -> int:
     """The index in ``KINDS`` of a unit's decided tag."""
     marks = narrow_marks(tag.append)

@@ -124,15 +124,21 @@ def _core_edge(unit: str, last: bool) -> str:
     return next((ch for ch in chars if not is_punct(ch)), "")
 
 
+@lru_cache(maxsize=1 << 16)  # the same units come back again and again in a text
+def _continuous_edges(unit: str) -> tuple[bool, bool]:
+    """Whether the unit's first and last characters that are not marks are continuous-script ones."""
+    first, last = _core_edge(unit, last=False), _core_edge(unit, last=True)
+    return bool(first) and is_continuous(first), bool(last) and is_continuous(last)
+
+
 def written_spaces(units: list[str], spacing: list[bool] | None = None) -> list[bool]:
     """Whether ``join_units`` writes a space before each unit (False for the first): where ``spacing`` says
     so, except between two continuous-script characters (none given: wherever neither side is one)."""
+    edges = [_continuous_edges(unit) for unit in units]
     spaces = [False] * len(units)
     for i in range(1, len(units)):
-        left, right = _core_edge(units[i - 1], last=True), _core_edge(units[i], last=False)
-        touching = bool(left) and is_continuous(left) or bool(right) and is_continuous(right)
-        both = bool(left) and bool(right) and is_continuous(left) and is_continuous(right)
-        spaces[i] = not touching if spacing is None else spacing[i] and not both
+        left, right = edges[i - 1][1], edges[i][0]
+        spaces[i] = not (left or right) if spacing is None else spacing[i] and not (left and right)
     return spaces
 
 
