@@ -23,6 +23,7 @@ from gector_punct.audio.waves import check_audio_count, check_audio_list, read_a
 from gector_punct.encoders.runtime import mmap_large_buffers, trim_heap
 from gector_punct.options.flags import FlagParser, add_flags, flag
 from gector_punct.prediction.chunks import word_chunks, write_lines
+from gector_punct.prediction.confidence import CALIBRATION_FILE
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
 from gector_punct.prediction.pipeline import OVERLAP_MODES, predict_chunks
 from gector_punct.prediction.punctuator import Punctuator
@@ -153,12 +154,10 @@ def restore(args: PredictCommand, punctuator: Punctuator, audio: list | None) ->
     with atomic_write(args.output_file, create_parents=False) as out:
         if audio is None and overlapped(args.overlap, punctuator):  # tokenising ahead, decoding behind
             restored_chunks = predict_chunks(punctuator, ([line for line, _, _ in chunk] for chunk in chunks()), scored)
-        elif scored:
-            restored_chunks = (punctuator.predict_scored([line for line, _, _ in chunk]) for chunk in chunks())
         else:
-            restored_chunks = (punctuator.predict([line for line, _, _ in chunk],
-                                                  [sound for _, sound, _ in chunk] if audio else None)
-                               for chunk in chunks())
+            restore_lines = punctuator.predict_scored if scored else punctuator.predict
+            restored_chunks = (restore_lines([line for line, _, _ in chunk], [sound for _, sound, _ in chunk] if audio
+                                             else None) for chunk in chunks())
         for restored in restored_chunks:
             text = map(json_line, restored) if scored else restored
             lines_out += write_lines(out, text, args.split_sentences, endings.popleft())
@@ -303,6 +302,11 @@ def restore_files(args: PredictCommand) -> int:
     except ModelLoadError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if args.format in ("jsonl", "json") and not punctuator.calibration.calibrated:
+        model = " ".join(model_paths(args.model_path, args.tasks))
+        print(f"note: {model} has no {CALIBRATION_FILE}: each word's confidence is its heads' probability, "
+              "uncalibrated, and review flags those below 0.5 (utils/report/fit_confidence.py fits one)",
+              file=sys.stderr)
     try:
         if args.stream:
             lines_in, lines_out = stream(args, punctuator)

@@ -94,9 +94,14 @@ def test_a_folder_without_a_calibration_says_so_and_a_broken_one_is_refused(tmp_
     assert not loose.calibration.calibrated
     (line,) = loose.predict_scored(["so i went to new york"])
     assert all(0 <= w.confidence <= 1 for w in line.words)
-    (folder / CALIBRATION_FILE).write_text('{"format": "something else"}')
-    with pytest.raises(ModelLoadError, match=CALIBRATION_FILE):
-        load_punctuator(PredictionSettings(model_path=[str(folder)]))
+    said = run("predict.py", "--model_path", str(folder), "--input_file", "examples/review.txt", "--output_file",
+               "-", "--format", "jsonl").stderr
+    assert f"has no {CALIBRATION_FILE}" in said and "uncalibrated" in said
+    for broken in ('{"format": "something else"}', "{", '{"format": "gector-punct-confidence/2", "features": %s}'
+                   % json.dumps(list(FEATURES))):
+        (folder / CALIBRATION_FILE).write_text(broken)
+        with pytest.raises(ModelLoadError, match=CALIBRATION_FILE):
+            load_punctuator(PredictionSettings(model_path=[str(folder)]))
 
 
 def scripted_probabilities(names, rows):

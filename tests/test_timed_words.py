@@ -240,3 +240,13 @@ def test_a_segment_without_word_times_is_refused_and_vosks_silence_is_not(tmp_pa
         list(read_segments(str(path), "whisper"))
     path.write_text('{"text": ""}\n{"result": [{"word": "hi", "start": 0, "end": 0.2}], "text": "hi"}\n')
     assert [len(s.words) for s in read_segments(str(path), timed_shape(str(path)))] == [0, 1]
+
+
+def test_a_word_with_a_space_inside_stays_one_word_with_its_space(tmp_path):
+    path = tmp_path / "t.json"
+    words = ["we", "flew", "to", "new york", "on", "monday"]
+    path.write_text(json.dumps({"segments": [{"words": [{"word": w, "start": k * 0.5, "end": k * 0.5 + 0.4}
+                                                        for k, w in enumerate(words)]}]}))
+    out = json.loads(run("predict.py", "--input_file", str(path), "--output_file", "-", "--format", "json").stdout)
+    written = [w["word"] for w in out["segments"][0]["words"]]
+    assert len(written) == len(words) and written[3].strip(".,").lower() == "new york"

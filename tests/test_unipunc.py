@@ -195,6 +195,7 @@ def test_shipped_audio_model_listens_to_the_example():
     assert "ran over, so I missed my train. I'll be home" in heard[1]  # the pauses decide
     assert "ran over. So I missed my train, I'll" in read[1]
     assert heard[2] == read[2]  # no audio for the third line
+    assert [line.text for line in punctuator.predict_scored(lines, audio)] == heard  # the words' confidence hears too
 
 
 def test_predict_with_a_bad_audio_file_names_it_or_skips_it(tmp_path):

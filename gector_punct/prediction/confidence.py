@@ -11,7 +11,7 @@ reader and writer). A folder without one gets ``Calibration.uncalibrated()``: th
 punctuation and case probabilities, said to be uncalibrated.
 
 A written word of several units (a Chinese word's characters) is right when all of them are: its confidence
-is the product of theirs (``word_confidences``). ``Calibration.review_threshold(share)``: the confidence
+is the product of theirs (``restored.restored_word``). ``Calibration.review_threshold(share)``: the confidence
 below which the least confident ``share`` of the dev words fell, so that the words flagged for review are
 decided word by word (a stream's and a batch's alike), about ``share`` of them on text like the dev's.
 Nothing here imports torch.
@@ -161,27 +161,24 @@ class Calibration:
         return float(np.interp(share, np.linspace(0, 1, len(self.review_thresholds)), self.review_thresholds))
 
 
-def word_confidences(unit_confidences: list[float], groups: list[int]) -> list[float]:
-    """Per written word, the product of its units' confidences; ``groups``: how many units each word has."""
-    out, start = [], 0
-    for size in groups:
-        out.append(float(np.prod(unit_confidences[start: start + size])) if size else 1.0)
-        start += size
-    return out
-
-
 def read_calibration(folder: str) -> Calibration:
     """A model folder's ``confidence.json``, or ``Calibration.uncalibrated()`` where it has none."""
     path = os.path.join(folder, CALIBRATION_FILE)
     if not os.path.isfile(path):
         return Calibration.uncalibrated()
-    with open(path, encoding="utf-8") as f:
-        raw = json.load(f)
-    if raw.get("format") != FORMAT or list(raw.get("features", [])) != list(FEATURES):
-        raise ValueError(f"{path}: not a {FORMAT} file over features {list(FEATURES)} (utils/report/"
-                         "fit_confidence.py writes one)")
-    weights = tuple(tuple(float(w) for w in raw["weights"][kind]) for kind in KINDS)
-    return Calibration(weights, tuple(raw["review_thresholds"]), raw.get("measured", {}))
+    problem = f"{path}: not a {FORMAT} file over features {list(FEATURES)} (utils/report/fit_confidence.py writes one)"
+    try:
+        with open(path, encoding="utf-8") as f:
+            raw = json.load(f)
+        if raw.get("format") != FORMAT or list(raw.get("features", [])) != list(FEATURES):
+            raise ValueError(problem)
+        weights = tuple(tuple(float(w) for w in raw["weights"][kind]) for kind in KINDS)
+        thresholds = tuple(float(t) for t in raw["review_thresholds"])
+    except (KeyError, TypeError, AttributeError, UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(problem) from None
+    if any(len(w) != len(FEATURES) + 1 for w in weights) or len(thresholds) < 2 or list(thresholds) != sorted(thresholds):
+        raise ValueError(problem)
+    return Calibration(weights, thresholds, raw.get("measured", {}))
 
 
 def write_calibration(folder: str, calibration: Calibration) -> None:

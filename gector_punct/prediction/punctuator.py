@@ -156,9 +156,10 @@ class Punctuator:
                 step(job)
         return job.written()
 
-    def predict_scored(self, lines: list[str]) -> list[RestoredLine]:
-        """``predict(lines)`` with each written word's confidence (``restored.RestoredLine``): the same text."""
-        job = self.start(lines, scored=True)
+    def predict_scored(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[RestoredLine]:
+        """``predict(lines, audio)`` with each written word's confidence (``restored.RestoredLine``): the same
+        text."""
+        job = self.start(lines, audio, scored=True)
         for _ in range(self.iteration_count):
             if not job.todo:
                 break

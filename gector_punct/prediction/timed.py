@@ -3,7 +3,8 @@ with each word written (marks, case) and its confidence, or subtitle cues built 
 
 ``restored_segments(punctuator, segments, chunk_words)`` yields ``(segment, results)`` in order, ``results``
 one per word of the segment: its ``RestoredWord``, or None where the restoration removes it (deleted under
-``disf``) or it has no text (kept as it was). All the words are one stream, read as ``predict`` reads a
+``disf``) or it has no text (kept as it was). A recogniser's word with a space inside (``New York``) is
+restored as its parts and stays one word, its parts joined by a space. All the words are one stream, read as ``predict`` reads a
 line (a whole utterance unless ``fragments``), restored by a ``StreamingPunctuator`` fed ``chunk_words``
 words at a time with ``LOOKAHEAD`` words of right context and ``CONTEXT`` of left context: memory holds one
 chunk, whatever the length of the transcript, and a sentence may run across segments.
@@ -19,7 +20,7 @@ from collections import deque
 from collections.abc import Iterator
 
 from gector_punct.prediction.cues import VTT_HEADER, CueBuilder, CueLimits, format_cue
-from gector_punct.prediction.restored import RestoredWord
+from gector_punct.prediction.restored import RestoredWord, restored_word
 from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
 from gector_punct.text.timed_words import WORD_TEXT, Segment, TimedJsonWriter, read_segments
 
@@ -30,37 +31,37 @@ CONTEXT = 64  # final words kept as the left context of the next chunk
 def restored_segments(punctuator, segments: Iterator[Segment],
                       chunk_words: int) -> Iterator[tuple[Segment, list[RestoredWord | None]]]:
     streamer = StreamingPunctuator(punctuator, lookahead=LOOKAHEAD, context_words=CONTEXT)
-    waiting: deque[tuple[Segment, list[int]]] = deque()  # segments not yet written; per word, its index in the stream
-    results: deque[RestoredWord | None] = deque()  # final results, of the words of waiting[0] onwards
+    waiting: deque[tuple[Segment, list[int]]] = deque()  # segments not yet written; per word, its tokens' count
+    results: deque[RestoredWord | None] = deque()  # final results, of the tokens of waiting[0]'s words onwards
     batch: list[str] = []
-    first = 0  # the stream index of results[0]
-    pushed = 0  # words given to the streamer so far (and those in ``batch``)
+    threshold = punctuator.review_threshold
 
     def ready() -> Iterator[tuple[Segment, list[RestoredWord | None]]]:
-        nonlocal first
-        while waiting and all(i < first + len(results) for i in waiting[0][1] if i >= 0):
-            segment, slots = waiting.popleft()
-            taken = sum(1 for i in slots if i >= 0)
-            out = [results[i - first] if i >= 0 else None for i in slots]
-            for _ in range(taken):
-                results.popleft()
-            first += taken
-            yield segment, out
+        while waiting and sum(waiting[0][1]) <= len(results):
+            segment, counts = waiting.popleft()
+            yield segment, [_joined([results.popleft() for _ in range(count)], threshold) for count in counts]
 
     for segment in segments:
-        slots = []
+        counts = []
         for word in segment.words:
-            slots.append(pushed if word.text else -1)
-            if word.text:
-                batch.append(word.text)
-                pushed += 1
-        waiting.append((segment, slots))
+            parts = word.text.split()  # a recogniser's "word" with a space inside ("New York") stays one
+            batch.extend(parts)
+            counts.append(len(parts))
+        waiting.append((segment, counts))
         if len(batch) >= chunk_words:
             results.extend(streamer.push_scored(batch))
             batch = []
             yield from ready()
     results.extend(streamer.push_scored(batch) + streamer.end_scored())
     yield from ready()
+
+
+def _joined(parts: list[RestoredWord | None], threshold: float) -> RestoredWord | None:
+    """One timed word from its tokens' results: their texts joined by a space, as one written word."""
+    kept = [part for part in parts if part is not None]
+    if len(kept) <= 1:
+        return kept[0] if kept else None
+    return restored_word(" ".join(part.text for part in kept), [part.confidence for part in kept], threshold)
 
 
 def _segment_text(segment: Segment, written: list[str]) -> str:
