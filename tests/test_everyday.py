@@ -95,7 +95,9 @@ def test_report_routes_records_as_predict_py_picks_models():
     assert all(os.path.isdir(folder) for folder in (DEFAULT_MODEL, SWITCHING_MODEL, MULTILINGUAL_MODEL))
 
 
-PASS_FLOOR = 0.89  # the shipped models pass 148 of 162 (91.4%); issue 42 asks 95% per part (models/default_en/README.md)
+# The shipped models pass 126 of the 136 English lines (92.6%; issue 42 asks 95% per part, models/default_en/README.md)
+# and 95 of the 129 lines in the other five languages (73.6%; issue 49 asks 85% of part C in each).
+PASS_FLOOR = {"en": 0.89, "other": 0.70}
 
 
 def test_shipped_models_pass_the_everyday_file():
@@ -105,4 +107,8 @@ def test_shipped_models_pass_the_everyday_file():
                                               device="cpu")
     summary = everyday_report.summarise(records, outputs)
     print(everyday_report.format_summary(summary, show_failures=False))
-    assert summary["rates"]["all"]["rate"] >= PASS_FLOOR
+    for group, floor in PASS_FLOOR.items():
+        mine = [k for k, r in enumerate(records) if (r["lang"] == "en") == (group == "en")]
+        passed, total = pass_rates([records[k] for k in mine],
+                                   [bool(violations(outputs[k], records[k])) for k in mine])["all"]
+        assert passed / total >= floor, (group, passed, total)

@@ -10,7 +10,8 @@ with the record's tasks and the model predict.py runs for them (``shipped.shippe
 lines by --model_path, or by --switch_model where the tasks include disf (predict.py --tasks disf,punc runs
 models/switch_en); lines in other languages by --multilingual_model (predict.py does not choose a model by
 language, its user gives --model_path models/multilingual; here the record's lang does). Prints the pass
-rate per part (A, B; C is the held-aside check nobody tunes on) and overall, and the failures per category.
+rate per part (A, B; C is the held-aside check nobody tunes on) and overall, the same per language, and the
+failures per category.
 """
 import json
 import os
@@ -60,8 +61,15 @@ def summarise(records: list[dict], outputs: list[str]) -> dict:
     """Pass rates per part and overall, failures per category, and every record's output and violations."""
     checked = [{"id": r["id"], "part": r["part"], "category": category(r), "input": r["input"], "output": out,
                 "violations": violations(out, r)} for r, out in zip(records, outputs)]
-    rates = pass_rates(records, [bool(c["violations"]) for c in checked])
+    failed = [bool(c["violations"]) for c in checked]
+    rates = pass_rates(records, failed)
+    languages = {}
+    for lang in dict.fromkeys(r["lang"] for r in records):
+        mine = [k for k, r in enumerate(records) if r["lang"] == lang]
+        languages[lang] = {part: {"passed": p, "total": n, "rate": p / n} for part, (p, n) in
+                           pass_rates([records[k] for k in mine], [failed[k] for k in mine]).items()}
     return {"rates": {part: {"passed": p, "total": n, "rate": p / n} for part, (p, n) in rates.items()},
+            "languages": languages,
             "failures_by_category": dict(Counter(c["category"] for c in checked if c["violations"])),
             "records": checked}
 
@@ -69,6 +77,9 @@ def summarise(records: list[dict], outputs: list[str]) -> dict:
 def format_summary(summary: dict, show_failures: bool) -> str:
     lines = [f"part {part}: {r['passed']}/{r['total']} passed ({100 * r['rate']:.1f}%)"
              for part, r in summary["rates"].items()]
+    for lang, rates in summary["languages"].items():
+        lines.append(f"  {lang}: " + ", ".join(f"{part} {r['passed']}/{r['total']} ({100 * r['rate']:.0f}%)"
+                                              for part, r in rates.items()))
     by_category = summary["failures_by_category"]
     lines.append("failures by category: " + (", ".join(f"{k} {v}" for k, v in sorted(by_category.items()))
                                              or "none"))
