@@ -2,8 +2,7 @@
 """Fit a model's per-word confidence (``prediction.confidence``) on dev data, measure it on dev data it was not
 fitted on, and store it in the model folder (``confidence.json``):
 
-    python utils/report/fit_confidence.py --model_path models/default_en \\
-        --dev W/ted_whole.dev.tagged W/cased_whole.dev.tagged --plot docs/review_calibration.svg
+    python utils/report/fit_confidence.py --model_path default_en --dev W/ted_whole.dev.tagged W/cased_whole.dev.tagged
 
 Each dev file (``utils/preprocess_data.py`` output) is read as predict.py reads its lines (whole utterances,
 unless --fragments) and split by position: its first --fit_share of lines (part A) fit a logistic model
