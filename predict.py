@@ -29,13 +29,13 @@ from gector_punct.prediction.pipeline import OVERLAP_MODES, predict_chunks
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
-from gector_punct.prediction.streaming import Captions, StreamingPunctuator
 from gector_punct.prediction.restored import json_line
+from gector_punct.prediction.streaming import Captions, StreamingPunctuator
 from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles, subtitle_format_of
 from gector_punct.prediction.timed import write_cues, write_json
-from gector_punct.text.timed_words import timed_shape
 from gector_punct.text.files import (InputError, atomic_write, check_input_file, check_output_file, error_text,
                                      read_ended_lines, read_lines)
+from gector_punct.text.timed_words import timed_shape
 
 
 TIMED_FORMATS = ("json", "srt", "vtt")  # formats that restore a whole file as one stream
@@ -237,7 +237,7 @@ def stream(args: PredictCommand, punctuator: Punctuator) -> tuple[int, int]:
 
 
 def restore_subtitle_file(args: PredictCommand, punctuator: Punctuator) -> tuple[int, int]:
-    """The whole file read, restored across cues and written in its own format; returns its cue count."""
+    """The whole file read, restored across cues and written in its own format; (cues in, cues out)."""
     subtitles = restore_subtitles(punctuator, read_subtitles(args.input_file, args.format))
     with atomic_write(args.output_file, create_parents=False) as out:
         out.write(format_subtitles(subtitles))

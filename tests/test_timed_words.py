@@ -215,7 +215,7 @@ def test_a_long_transcript_is_restored_a_chunk_at_a_time(default_en):
 
 def test_a_plain_text_file_is_no_timed_transcript(tmp_path):
     path = tmp_path / "a.txt"
-    for text in ("hello\n", "[music] so we began\n", "[ laughter ] yes\n"):
+    for text in ("hello\n", "[music] so we began\n", "[ laughter ] yes\n", "{laughs} so we began\n", "[1] so we began\n"):
         path.write_text(text)
         assert timed_shape(str(path)) is None
     path.write_text('[{"segments": [{"words": [{"word": "a"}')

@@ -59,12 +59,12 @@ def _opening(path: str, size: int = 16) -> str:
 
 
 def looks_like_json(path: str) -> bool:
-    """Whether a file opens as a JSON object or array does: ``{``, or ``[`` before a JSON value (a transcript
-    line such as ``[music] hello`` is text)."""
+    """Whether a file opens as a JSON object or array does: ``{`` before a key, or ``[`` before a JSON value (a
+    transcript line such as ``[music] hello`` or ``{laughs} so`` is text)."""
     opening = _opening(path)
-    if opening.startswith("{"):
-        return True
     rest = opening[1:].lstrip()
+    if opening.startswith("{"):
+        return rest[:1] in ('"', "}")
     return opening.startswith("[") and (rest[:1] in tuple('{["]-0123456789') or rest.startswith(("true", "false", "null")))
 
 
@@ -73,14 +73,18 @@ def timed_shape(path: str) -> str | None:
     subtitles); ``InputError`` for JSON of any other shape, or broken."""
     if not looks_like_json(path):
         return None
+    keys = 0
     with open(path, "rb") as f:
         try:
             for prefix, event, value in ijson.parse(f, multiple_values=True):
+                keys += event == "map_key"
                 if event == "map_key" and prefix in ("", "item") and value in ("segments", "words"):
                     return "whisper"
                 if event == "map_key" and prefix in ("", "item") and value == "result":
                     return "vosk"
         except ijson.JSONError:
+            if not keys:  # text that opens like JSON: "[1] so we began"
+                return None
             raise InputError(broken_json(path)) from None
     raise InputError(f"{path}: a JSON file, but not a word-timed transcript: expected WhisperX / faster-whisper "
                      '("segments" with "words") or Vosk ("result" with words)')
