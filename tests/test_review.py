@@ -166,3 +166,13 @@ def test_the_examples_of_docs_review_are_what_predict_writes():
     quoted = text[text.index("--input_file examples/talk.json"):].split("```", 1)[1].split("An SRT")[0]
     cues = [line.strip() for line in quoted.splitlines() if line.strip()]
     assert cues and [line for line in srt.splitlines() if line.strip()][:len(cues)] == cues
+
+
+def test_a_word_of_several_units_is_as_sure_as_all_of_them_and_flagged_by_its_least_sure():
+    from gector_punct.prediction.restored import restored_line, restored_word
+    long_run = restored_word("今天天气很好", [0.97] * 6, threshold=0.9)
+    assert long_run.confidence == pytest.approx(0.97 ** 6) and not long_run.review  # not flagged for its length
+    assert restored_word("你好", [0.95, 0.85], threshold=0.9).review
+    line = restored_line(["今", "天", "OK", "好"], [False, False, True, True], [0.9, 0.8, 0.7, 0.6], 0.75)
+    assert [(w.text, w.review) for w in line.words] == [("今天", False), ("OK", True), ("好", True)]
+    assert line.text == "今天 OK 好"

@@ -3,7 +3,7 @@ the stream's final words and the service's ``"words": true`` answers, and the on
 
 ``RestoredWord(text, confidence, review)``: a word as the line writes it (marks before and after it, its
 case), the probability that it is what an editor would write (``confidence``), and whether it is among
-the least confident (``review``: below the model's review threshold). ``RestoredLine(text, words)``:
+the least confident (``review``: a unit of it below the model's review threshold). ``RestoredLine(text, words)``:
 the line exactly as plain output writes it, and its words, which joined by single spaces give ``text``
 (a line without words: an empty or whitespace-only line, given back as it was, or one whose words were
 all deleted). ``restored_line(units, spacing, confidences, threshold)`` builds one from a line's written
@@ -40,11 +40,13 @@ class RestoredLine:
 
 
 def restored_word(text: str, confidences: list[float], threshold: float) -> RestoredWord:
-    """A written word of units with these confidences: right when all of them are (their product)."""
+    """A written word of units with these confidences: right when all of them are (their product); to review
+    when one of them is below the threshold (a share of the dev units, so a long run of Chinese characters
+    is not flagged for its length)."""
     confidence = 1.0
     for c in confidences:
         confidence *= c
-    return RestoredWord(text, confidence, confidence < threshold)
+    return RestoredWord(text, confidence, min(confidences, default=1.0) < threshold)
 
 
 def restored_line(units: list[str], spacing: list[bool] | None, confidences: list[float],
