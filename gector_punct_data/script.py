@@ -3,6 +3,7 @@ a user can get wrong into one ``error:`` line and exit status 2, as ``predict.py
 cannot be loaded (``ModelLoadError``, ``ModelFolderError``: a wrong name says the shipped ones), an input
 that cannot be read or a place that cannot be written (``InputError``; a missing file, a folder, a
 permission: ``files.error_text``, without errno text). Ctrl-C exits 130 without a traceback. ``main`` returns the exit status (None: 0).
+``named_values(values, flag)``: the ``NAME=VALUE`` items of a flag (``--set fr=W/fr.dev``) as pairs, in order.
 """
 from __future__ import annotations
 
@@ -26,3 +27,14 @@ def run_script(main: Callable[[], int | None]) -> None:
     except KeyboardInterrupt:
         status = 130
     sys.exit(status or 0)
+
+
+def named_values(values: list[str], flag: str) -> list[tuple[str, str]]:
+    """``NAME=VALUE`` items as (name, value) pairs, in order; InputError naming the flag for an item without one."""
+    pairs = []
+    for item in values:
+        name, sep, value = item.partition("=")
+        if not (sep and name and value):
+            raise InputError(f"{flag} {item!r}: give NAME=VALUE")
+        pairs.append((name, value))
+    return pairs

@@ -26,13 +26,14 @@ from functools import lru_cache
 import numpy as np
 
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
+from gector_punct.prediction.decoding import label_columns
 from gector_punct.text.files import atomic_write
-from gector_punct.text.sentences import ends_sentence
-from gector_punct.text.tags import KEEP, START_CONTEXT, Tag, mark_context
+from gector_punct.text.sentences import ends_sentence, trails_off
+from gector_punct.text.tags import START_CONTEXT, Tag, mark_context
 from gector_punct.text.units import narrow_marks, split_edges
 
 CALIBRATION_FILE = "confidence.json"
-FORMAT = "gector-punct-confidence/2"
+FORMAT = "gector-punct-confidence/3"
 # Per unit, log-odds of probabilities the heads gave (clipped to [EPS, 1 - EPS]).
 FEATURES = (
     "punct",  # the punctuation head's probability of the label decided (a rule's choice included)
@@ -69,35 +70,39 @@ def decision_kind(tag: Tag) -> int:
     return KINDS.index({",": "comma", ".": "period", "?": "question"}.get(last, "other"))
 
 
-def _columns_ending(punct_names: list[str], mark: str) -> np.ndarray:
-    return np.array([j for j, name in enumerate(punct_names) if narrow_marks(Tag.parse(name).append).endswith(mark)],
-                    dtype=np.int64)
-
-
-def _closing_columns(punct_names: list[str]) -> np.ndarray:
-    return np.array([j for j, name in enumerate(punct_names) if ends_sentence(Tag.parse(name).append)], dtype=np.int64)
+@lru_cache(maxsize=64)
+def _comma_columns(punct_names: tuple[str, ...]) -> list[int]:
+    """The punctuation labels whose appended marks end with a comma, worked out once per label set."""
+    return [j for j, name in enumerate(punct_names) if narrow_marks(Tag.parse(name).append).endswith(",")]
 
 
 def _decisions(word_lines: list[list[str]], tags: list[list[Tag]]) -> tuple[list[Tag], list[int], list[bool]]:
     """Per unit, one line after the other: its tag, the mark context its word before gives it (as written),
-    whether it ends a sentence (its own marks or the appended ones)."""
+    whether it closes a sentence (its own marks or the appended ones; an ellipsis trails off, as
+    ``decoding.closing_columns`` reads the labels)."""
     flat, contexts, ends = [], [], []
     for words, line_tags in zip(word_lines, tags):
         context = START_CONTEXT
         for word, tag in zip(words, line_tags):
             flat.append(tag)
             contexts.append(context)
-            ends.append(not tag.deletes and ends_sentence(tag.append + split_edges(word)[2]))
+            marks = narrow_marks(split_edges(word)[2] + tag.append)
+            ends.append(not tag.deletes and ends_sentence(marks) and not trails_off(marks))
             if not tag.deletes:
                 context = mark_context(tag.apply(word))
     return flat, contexts, ends
 
 
+AT = {name: k for k, name in enumerate(FEATURES)}  # a feature's column
+
+
 def unit_features(word_lines: list[list[str]], probabilities: dict[str, np.ndarray], names: dict[str, list[str]],
                   tags: list[list[Tag]]) -> list[np.ndarray]:
     """Per line, a units x (``FEATURES`` + 1) array: the features of each unit's decided tag, then its
-    ``decision_kind``. A label the model does not have (a rule's combination) counts as improbable."""
+    ``decision_kind``. A label the model does not have (a rule's combination) counts as improbable. The label
+    columns are decoding's (``decoding.label_columns``: what closes a sentence, what ends with a period)."""
     punct_names, case_names = names[PUNCT_HEAD.name], names[CASE_HEAD.name]
+    at = label_columns(tuple(punct_names), tuple(case_names), tuple(names[DETECT_HEAD.name]))
     punct_at = {name: j for j, name in enumerate(punct_names)}
     case_at = {name: j for j, name in enumerate(case_names)}
     punct_p, case_p = probabilities[PUNCT_HEAD.name], probabilities[CASE_HEAD.name]
@@ -105,22 +110,26 @@ def unit_features(word_lines: list[list[str]], probabilities: dict[str, np.ndarr
     n = len(flat)
     rows = np.arange(n)
     punct_cols = np.array([punct_at.get(tag.punct, -1) for tag in flat], dtype=np.int64)
-    case_cols = np.array([case_at.get(tag.case, case_at.get(KEEP, -1)) for tag in flat], dtype=np.int64)
+    case_cols = np.array([case_at.get(tag.case, at.case_keep) for tag in flat], dtype=np.int64)
     p_punct = np.where(punct_cols >= 0, punct_p[rows, np.maximum(punct_cols, 0)], 0.0)
-    p_case = np.where(case_cols >= 0, case_p[rows, np.array(contexts, dtype=np.int64), np.maximum(case_cols, 0)], 0.0)
-    closing = punct_p[:, _closing_columns(punct_names)].sum(-1)
+    p_case = case_p[rows, np.array(contexts, dtype=np.int64), case_cols]
+    closing = punct_p[:, at.closing].sum(-1)
     boundary = np.where(np.array(ends, dtype=bool), closing, 1 - closing)
-    ranked = np.sort(punct_p, -1) if n else np.zeros((0, 2))
-    correct = probabilities[DETECT_HEAD.name][:, names[DETECT_HEAD.name].index("CORRECT")]
-    columns = [p_punct, p_case, correct, np.ones(n), boundary, ranked[:, -1], ranked[:, -2],
-               punct_p[:, _columns_ending(punct_names, ",")].sum(-1), punct_p[:, _columns_ending(punct_names, ".")].sum(-1)]
-    features = np.stack([_logit(c) for c in columns] + [np.zeros(n), np.array([decision_kind(t) for t in flat], float)],
-                        -1)
+    top_two = np.partition(punct_p, -2, axis=-1)[:, -2:] if n else np.zeros((0, 2))
+    columns = {"punct": p_punct, "case": p_case, "correct": 1 - probabilities[DETECT_HEAD.name][:, at.incorrect],
+               "boundary": boundary, "top": top_two[:, 1], "second": top_two[:, 0],
+               "comma": punct_p[:, _comma_columns(tuple(punct_names))].sum(-1),
+               "period": punct_p[:, at.sentence_marks["."]].sum(-1)}
+    features = np.zeros((n, len(FEATURES) + 1))
+    for name, values in columns.items():
+        features[:, AT[name]] = _logit(values)
+    features[:, -1] = [decision_kind(tag) for tag in flat]
     out, start = [], 0
     for words in word_lines:
         part = features[start: start + len(words)]
-        part[1:, 3] = part[:-1, 4]  # the word before's boundary; a line's first word has none (sure)
-        part[-1:, -2] = 1.0
+        if len(words):  # the word before's boundary (a line's first word has none: sure); the line's last unit
+            part[:, AT["boundary_before"]] = np.concatenate([[_logit(1.0)], part[:-1, AT["boundary"]]])
+            part[-1, AT["last"]] = 1.0
         out.append(part)
         start += len(words)
     return out

@@ -5,7 +5,8 @@ seconds) and returns the cues it completes; ``finish() -> [Cue]`` the rest. A cu
 ``CueLimits.lines`` lines of at most ``CueLimits.line_chars`` characters, lasts at most ``CueLimits.seconds``, and
 never spans a pause of ``CueLimits.pause`` seconds or more between two words. Within those limits a cue ends
 at a sentence end where it can (``sentences.ends_sentence_after``), else after a word that ends with a
-pause mark (, ; : or a dash), else after the last word that fits; a pause ends it where it comes. A word
+pause mark (``alignment.PAUSE_MARKS``: , ; : or a dash, in either script's form), else after the last word
+that fits; a pause ends it where it comes. A word
 that alone breaks a limit (a link longer than a line, a word said for longer than a cue may last) gets a
 cue of its own, cut to ``CueLimits.seconds``. The builder holds at most one cue's worth of words.
 
@@ -17,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gector_punct.text.sentences import ends_sentence_after
-from gector_punct.text.units import split_edges, written_spaces
+from gector_punct.text.alignment import PAUSE_MARKS
+from gector_punct.text.units import narrow_marks, split_edges, written_spaces
 
 VTT_HEADER = "WEBVTT\n\n"
-PAUSE_MARKS = ",;:—–-，；："
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class CueBuilder:
         pause mark, else ``fitting``."""
         texts = [w.text for w in self.words]
         for ends in (lambda k: ends_sentence_after(texts[k], texts[k + 1] if k + 1 < len(texts) else None),
-                     lambda k: any(ch in PAUSE_MARKS for ch in split_edges(texts[k])[2])):
+                     lambda k: any(ch in PAUSE_MARKS for ch in narrow_marks(split_edges(texts[k])[2]))):
             found = next((k + 1 for k in range(fitting - 1, -1, -1) if ends(k)), None)
             if found is not None:
                 return found

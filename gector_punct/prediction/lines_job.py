@@ -59,7 +59,7 @@ class LinesJob:
 
     def restored(self, calibration: Calibration, threshold: float) -> list[RestoredLine]:
         """The lines as ``written`` writes them, each with its words' confidence (a ``scored`` job's)."""
-        tagged = [i for i in range(len(self.lines)) if i in self.features]
+        tagged = sorted(self.features)
         confidence = calibration.confidence(np.concatenate([self.features[i] for i in tagged])) if tagged else []
         per_line, start = {}, 0
         for i in tagged:

@@ -142,7 +142,8 @@ class Punctuator:
         folders = model_folders(paths)
         light = not options.get("quantize")  # dynamic int8 swaps transformers' own Linear layers
         options.setdefault("case_forms", CaseForms.load(folders[0]))
-        options.setdefault("calibration", read_calibration(paths[0]))
+        if options.get("calibration") is None:  # a calibration given (a fit's fallback) is not read
+            options["calibration"] = read_calibration(paths[0])
         if is_ensemble(paths[0]) and options.get("decode") is None:
             options["decode"] = read_ensemble(paths[0]).decode
         return cls(load_taggers(folders, vocab_path, engine, precision, threads, light), **options)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from gector_punct.text.units import written_spaces
+from gector_punct.text.units import join_units, written_spaces
 
 DIGITS = 4  # a confidence is written rounded to this many digits
 
@@ -58,7 +58,7 @@ def restored_line(units: list[str], spacing: list[bool] | None, confidences: lis
         if end > start:
             words.append(restored_word("".join(units[start:end]), confidences[start:end], threshold))
         start = end
-    return RestoredLine("".join((" " if space else "") + unit for unit, space in zip(units, spaces)), tuple(words))
+    return RestoredLine(join_units(units, spacing), tuple(words))
 
 
 def json_line(line: RestoredLine) -> str:

@@ -71,9 +71,9 @@ def _segment_text(segment: Segment, written: list[str]) -> str:
 
 
 def write_json(punctuator, path: str, shape: str, out, chunk_words: int) -> tuple[int, int]:
-    writer = TimedJsonWriter(out, shape, path)
+    writer, top = TimedJsonWriter(out, shape, path), {}
     words_in = segments_out = 0
-    for segment, results in restored_segments(punctuator, read_segments(path, shape), chunk_words):
+    for segment, results in restored_segments(punctuator, read_segments(path, shape, top), chunk_words):
         words, written = [], []
         for word, result in zip(segment.words, results):
             words_in += 1
@@ -89,7 +89,7 @@ def write_json(punctuator, path: str, shape: str, out, chunk_words: int) -> tupl
             written.append(result.text)
         writer.write(segment, words, _segment_text(segment, written))
         segments_out += 1
-    writer.close()
+    writer.close(top)
     return words_in, segments_out
 
 

@@ -72,9 +72,8 @@ class ModelWorker:
 
     def restore(self, reading: Reading, lines: list[str], scored: bool = False) -> list:
         """The lines restored: text, or (``scored``) each line's ``RestoredLine.to_json()`` object."""
-        if scored:
-            return [line.to_json() for line in self.reader(reading).predict_scored(lines)]
-        return self.reader(reading).predict(lines)
+        reader = self.reader(reading)
+        return replied(reader.predict_scored(lines) if scored else reader.predict(lines))
 
     def begin(self, job: int, reading: Reading, lines: list[str], part_words: int, scored: bool = False) -> list | None:
         self.jobs[job] = self.reader(reading).predict_in_parts(lines, part_words, scored)
@@ -87,7 +86,7 @@ class ModelWorker:
             next(self.jobs[job])
         except StopIteration as done:
             del self.jobs[job]
-            return [line.to_json() if isinstance(line, RestoredLine) else line for line in done.value]
+            return replied(done.value)
         return None
 
     def drop(self, job: int) -> None:
@@ -114,6 +113,11 @@ class ModelWorker:
     def forget(self, stream: int) -> None:
         self.streams.pop(stream, None)
         self.scored.pop(stream, None)
+
+
+def replied(lines: list) -> list:
+    """Restored lines as a step answers them: text as it is, a ``RestoredLine`` as its JSON object."""
+    return [line.to_json() if isinstance(line, RestoredLine) else line for line in lines]
 
 
 class ThreadWorker:

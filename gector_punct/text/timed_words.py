@@ -8,15 +8,16 @@ Shapes (``SHAPES``), told apart by their content (``timed_shape(path)``):
 * ``vosk``: Vosk results: ``{"result": [{"word", "start", "end", "conf"}], "text": ...}``, one object, a list of
   them, or one per line (what a recogniser loop prints).
 
-``read_segments(path, shape) -> Iterator[Segment]``: each segment (a Vosk result is one) with its other
+``read_segments(path, shape, top) -> Iterator[Segment]``: each segment (a Vosk result is one) with its other
 fields as they were and its words as ``TimedWord`` (text stripped; missing times filled from its neighbours:
 the end of the word before, the start of the word after, the segment's own times). The file is parsed as it
 is read (ijson): a segment at a time is in memory. Anything else raises ``InputError`` naming the file and
 the segment and word (or the line, where the JSON is broken).
 
-``TimedJsonWriter(out, shape)`` writes segments back in their shape: ``write(segment, words)`` with each word's
-new fields (``word`` / text, ``confidence``), the segment's ``text`` rebuilt; ``close(extra)`` ends the
-document. Word lists that WhisperX repeats (``word_segments``) are rebuilt from the words written.
+``TimedJsonWriter(out, shape, path)`` writes segments back in their shape: ``write(segment, words, text)`` with
+each word's new fields (``word`` / text, ``confidence``), the segment's ``text`` rebuilt; ``close(top)`` ends
+the document with the top-level fields ``read_segments`` gathered (one pass over the file). Word lists that
+WhisperX repeats (``word_segments``) are rebuilt from the words written.
 """
 from __future__ import annotations
 
@@ -117,14 +118,9 @@ def _segment_prefix(path: str, shape: str) -> str:
 def _times(value, what: str, where: str) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) and not _is_decimal(value):
-        raise InputError(f"{where}: {what} is {json.dumps(_plain(value))[:40]}, not a number of seconds")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"{where}: {what} is {json.dumps(value)[:40]}, not a number of seconds")
     return float(value)
-
-
-def _is_decimal(value) -> bool:
-    from decimal import Decimal
-    return isinstance(value, Decimal)
 
 
 def _segment(raw: dict, shape: str, where: str) -> Segment:
@@ -141,7 +137,7 @@ def _segment(raw: dict, shape: str, where: str) -> Segment:
     for k, w in enumerate(raw_words, 1):
         text, at = w.get(WORD_TEXT[shape]), f"{where}, word {k}"
         if not isinstance(text, str):
-            raise InputError(f"{at}: a word without its text ({WORD_TEXT[shape]!r}): {json.dumps(_plain(w))[:60]}")
+            raise InputError(f"{at}: a word without its text ({WORD_TEXT[shape]!r}): {json.dumps(w)[:60]}")
         words.append(TimedWord(text.strip(), _times(w.get("start"), "start", at), _times(w.get("end"), "end", at), w))
     _fill_times(words, _times(fields_.get("start"), "start", where), _times(fields_.get("end"), "end", where))
     return Segment(fields_, words)
@@ -165,62 +161,65 @@ def _next_time(words: list[TimedWord], k: int, end: float | None) -> float | Non
     return next((w.start for w in words[k:] if w.start is not None), end)
 
 
-def read_segments(path: str, shape: str) -> Iterator[Segment]:
+def read_segments(path: str, shape: str, top: dict | None = None) -> Iterator[Segment]:
+    """The segments, parsed as the file is read; ``top`` (a whisper document's): filled with its other top-level
+    fields (``language`` ...; ``word_segments``, the words again, as None: only that it is there) in the same
+    pass, complete once the segments are."""
     prefix = _segment_prefix(path, shape)
+    fields = _TopFields(top) if top is not None and prefix == "segments.item" else None
+    builder, number = None, 0
     with open(path, "rb") as f:
         try:
-            for number, raw in enumerate(ijson.items(f, prefix, multiple_values=True, use_float=True), 1):
-                if not isinstance(raw, dict):
-                    raise InputError(f"{path}: segment {number} is {type(raw).__name__}, not an object")
-                yield _segment(raw, shape, f"{path}: segment {number}")
+            for at, event, value in ijson.parse(f, multiple_values=True, use_float=True):
+                if builder is None and at == prefix:
+                    if event != "start_map":
+                        if event in ("end_array", "map_key"):
+                            continue
+                        raise InputError(f"{path}: segment {number + 1} is not an object")
+                    builder = ijson.ObjectBuilder()
+                if builder is not None:
+                    builder.event(event, value)
+                    if at == prefix and event == "end_map":
+                        number += 1
+                        yield _segment(builder.value, shape, f"{path}: segment {number}")
+                        builder = None
+                elif fields is not None:
+                    fields.event(at, event, value)
         except ijson.JSONError:
             raise InputError(broken_json(path)) from None
 
 
-def read_top_fields(path: str, shape: str) -> dict:
-    """The top-level fields of a whisper document besides its segments (``language`` ...), in order;
-    ``word_segments`` (the words again) as None: only whether it is there. The segments are skipped, not built."""
-    if shape != "whisper" or _first_char(path) != "{":
-        return {}
-    out, builder, key = {}, None, None
-    with open(path, "rb") as f:
-        for prefix, event, value in ijson.parse(f, use_float=True):
-            if prefix == "" and event == "map_key":
-                key, builder = value, None
-                if value in ("segments", "word_segments"):
-                    out[value] = None
-                continue
-            if key is None or key in ("segments", "word_segments") or prefix == "":
-                continue
-            if builder is None:
-                builder = ijson.ObjectBuilder()
-            builder.event(event, value)
-            out[key] = builder.value
-    return out
+class _TopFields:
+    """A whisper document's top-level fields besides its segments, built from parse events into ``out``."""
 
+    def __init__(self, out: dict):
+        self.out, self.key, self.builder = out, None, None
 
-def _plain(value):
-    """A parsed value with ijson's Decimals as floats (for json.dumps)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return float(value) if _is_decimal(value) else value
+    def event(self, at: str, event: str, value) -> None:
+        if at == "" and event == "map_key":
+            self.key, self.builder = value, None
+            if value in ("segments", "word_segments"):
+                self.out[value] = None
+        elif at and self.key is not None and not at.startswith(("segments", "word_segments")):
+            if self.builder is None:
+                self.builder = ijson.ObjectBuilder()
+            self.builder.event(event, value)
+            self.out[self.key] = self.builder.value
 
 
 class TimedJsonWriter:
-    """Segments written back in their shape as they come (module docstring)."""
+    """Segments written back in their shape as they come (module docstring); ``close(top)`` ends the document
+    with the top-level fields ``read_segments`` gathered."""
 
     def __init__(self, out, shape: str, path: str):
         self.out, self.shape, self.count = out, shape, 0
         self.listed = _first_char(path) == "["
-        self.top = read_top_fields(path, shape)
-        repeats = "word_segments" in self.top
-        self.repeat = tempfile.TemporaryFile("w+", encoding="utf-8") if repeats else None
+        document = shape == "whisper" and not self.listed  # a whisper object: its words may be repeated after
+        self.repeat = tempfile.TemporaryFile("w+", encoding="utf-8") if document else None
         self.repeated = 0
         if self.listed:
             out.write("[")
-        elif shape == "whisper":
+        elif document:
             out.write('{"segments": [')
 
     def write(self, segment: Segment, words: list[dict], text: str) -> None:
@@ -229,28 +228,28 @@ class TimedJsonWriter:
         if "text" in fields_ or self.shape == "vosk":
             fields_["text"] = text
         fields_[WORDS[self.shape]] = words
-        item = json.dumps(_plain(fields_), ensure_ascii=False)
+        item = json.dumps(fields_, ensure_ascii=False)
         if self.shape == "vosk" and not self.listed:
             self.out.write(item + "\n")  # one result per line
         else:
             self.out.write(("," if self.count else "") + "\n" + item)
         if self.repeat is not None:
             for word in words:
-                self.repeat.write(("," if self.repeated else "") + "\n" + json.dumps(_plain(word), ensure_ascii=False))
+                self.repeat.write(("," if self.repeated else "") + "\n" + json.dumps(word, ensure_ascii=False))
                 self.repeated += 1
         self.count += 1
 
-    def close(self) -> None:
+    def close(self, top: dict) -> None:
         if self.listed:
             self.out.write("\n]\n")
-        elif self.shape == "whisper":
+        elif self.repeat is not None:
             self.out.write("\n]")
-            if self.repeat is not None:
+            if "word_segments" in top:
                 self.out.write(', "word_segments": [')
                 self.repeat.seek(0)
                 while chunk := self.repeat.read(1 << 16):
                     self.out.write(chunk)
-                self.repeat.close()
                 self.out.write("\n]")
-            self.out.write("".join(f", {json.dumps(k)}: {json.dumps(_plain(v), ensure_ascii=False)}"
-                                   for k, v in self.top.items() if k not in ("segments", "word_segments")) + "}\n")
+            self.repeat.close()
+            self.out.write("".join(f", {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+                                   for k, v in top.items() if k not in ("segments", "word_segments")) + "}\n")

@@ -23,7 +23,7 @@ from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.text.files import atomic_write, read_all_lines
 from gector_punct.scoring.metrics import labels_from_files, score
 from gector_punct.text.units import split_units
-from gector_punct_data.script import run_script
+from gector_punct_data.script import named_values, run_script
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -113,8 +113,7 @@ def main(argv=None) -> int:
         os.makedirs(args.keep_outputs, exist_ok=True)
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        for spec in args.set:
-            name, _, prefix = spec.partition("=")
+        for name, prefix in named_values(args.set, "--set"):
             rows.append(run_set(args, name, prefix, work))
             print(" | ".join(table_row(rows[-1])), file=sys.stderr, flush=True)
     print(f"reading: {'utterances' if args.utterances else 'fragments (lines cut anywhere)'}", file=sys.stderr)

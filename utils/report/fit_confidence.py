@@ -21,14 +21,15 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
+from gector_punct.dataset.reader import DatasetReader, Instance
 from gector_punct.model.vocabulary import PUNCT_HEAD
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.prediction.confidence import KINDS, Calibration, unit_features, write_calibration
 from gector_punct.prediction.loading import load_punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
-from gector_punct.text.files import atomic_write, read_all_lines
-from gector_punct.text.tags import CASE_UNKNOWN, parse_tagged, written_forms
+from gector_punct.text.files import atomic_write
+from gector_punct.text.tags import CASE_UNKNOWN, written_forms
 from gector_punct_data.script import run_script
 
 BINS = 15
@@ -58,17 +59,16 @@ class Scored:
                    np.concatenate([p.top for p in parts]))
 
 
-def score_lines(punctuator, tagged: list[str]) -> Scored:
+def score_instances(punctuator, instances: list[Instance]) -> Scored:
     """The dev lines tagged as predict.py tags them; each unit's features and whether its form is right."""
-    pairs = [parse_tagged(line) for line in tagged if line.strip()]
-    words = [punctuator.tagger_line(ws) for ws, _ in pairs]
+    words = [punctuator.tagger_line(instance.words) for instance in instances]
     probabilities = punctuator.probabilities(words)
     tags = punctuator.decode(words, probabilities, whole=not punctuator.fragments)
     features = unit_features(words, probabilities, punctuator.names, tags)
     right = []
-    for (source, gold), line, line_tags in zip(pairs, words, tags):
-        cased = not any(t.case == CASE_UNKNOWN for t in gold)
-        ours, theirs = written_forms(line, line_tags), written_forms(source, gold)
+    for instance, line, line_tags in zip(instances, words, tags):
+        cased = not any(t.case == CASE_UNKNOWN for t in instance.tags)
+        ours, theirs = written_forms(line, line_tags), written_forms(instance.words, instance.tags)
         for a, b in zip(ours, theirs):
             right.append(a == b if cased or a is None or b is None else a.lower() == b.lower())
     top = probabilities[PUNCT_HEAD.name].max(-1)  # the simple maximum the issue compared against
@@ -137,13 +137,13 @@ def main(argv=None) -> int:
     add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size", "fragments", "threads"))
     raw = p.parse_args(argv)
     args, prediction = p.settings(FitFlags, raw), p.settings(PredictionSettings, raw)
-    punctuator = load_punctuator(prediction)
+    punctuator = load_punctuator(prediction, calibration=Calibration.uncalibrated())  # not the folder's old one
     fits, held = [], {}
     for path in args.dev:
-        lines = read_all_lines(path)
-        cut = int(len(lines) * args.fit_share)
-        fits.append(score_lines(punctuator, lines[:cut]))
-        held[path] = score_lines(punctuator, lines[cut:])
+        instances = DatasetReader().read(path)
+        cut = int(len(instances) * args.fit_share)
+        fits.append(score_instances(punctuator, instances[:cut]))
+        held[path] = score_instances(punctuator, instances[cut:])
     calibration = fit(Scored.join(fits))
     measured = {path: measure(calibration, part) for path, part in held.items()}
     measured["all"] = measure(calibration, Scored.join(list(held.values())))

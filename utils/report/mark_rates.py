@@ -20,7 +20,7 @@ from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.text.files import read_all_lines
 from gector_punct.text.sentences import ends_sentence
 from gector_punct.text.units import narrow_marks, split_edges, split_units
-from gector_punct_data.script import run_script
+from gector_punct_data.script import named_values, run_script
 
 MARKS = (",", ".", "?", "!", ":", ";", "¿", "¡", "«", "»", '"')
 CHECKED = (":", ";", "!")  # issue 49: within LIMIT x the references' rate
@@ -61,26 +61,16 @@ def early_colons(lines: list[str]) -> float:
     return 1000 * found / max(units, 1)
 
 
-def pairs(values: list[str], what: str) -> dict[str, str]:
-    out = {}
-    for value in values:
-        lang, sep, path = value.partition("=")
-        if not sep or not lang or not path:
-            raise ValueError(f"{what} {value!r}: give LANG=PATH")
-        out[lang] = path
-    return out
-
-
 def main(argv=None) -> int:
     p = FlagParser(__doc__)
     add_flags(p, MarkRatesFlags)
     add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size", "fragments", "threads"))
     raw = p.parse_args(argv)
     args, prediction = p.settings(MarkRatesFlags, raw), p.settings(PredictionSettings, raw)
-    sets, trains = pairs(args.set, "--set"), pairs(args.train, "--train")
+    sets, trains = named_values(args.set, "--set"), dict(named_values(args.train, "--train"))
     punctuator = load_punctuator(prediction)
     print("lang  mark  output  reference  training  output/reference (per 1,000 words)")
-    for lang, prefix in sets.items():
+    for lang, prefix in sets:
         sources, references = read_all_lines(prefix + ".src"), read_all_lines(prefix + ".tgt")
         if args.max_lines:
             sources, references = sources[: args.max_lines], references[: args.max_lines]

@@ -33,7 +33,7 @@ from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
 from gector_punct.dataset.reader import DatasetReader, Instance
 from gector_punct.text.tags import written_forms
-from gector_punct_data.script import run_script
+from gector_punct_data.script import named_values, run_script
 
 GRID_CONFIDENCE = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8)  # weighted training favours edits: room above 0.5
 GRID_MIN_ERROR = (0.0, 0.2, 0.4, 0.6)
@@ -202,7 +202,7 @@ def main(argv=None) -> int:
     results.update(report(dev, decode, args.truecase))
     if args.edges:
         results.update(edge_scores(dev, decode))
-    extra = [item.split("=", 1) for item in args.extra_dev]
+    extra = named_values(args.extra_dev, "--extra_dev")
     extra_names = []
     for name, path in extra:
         instances = DatasetReader().read(path)
