@@ -7,7 +7,7 @@ from gector_punct.model.config import DecodeConfig
 from gector_punct.prediction.decoding import closing_columns
 from gector_punct.prediction.decoded_line import decide
 from gector_punct.prediction.line_rules import (LINE_RULES, WORD_RULES, close_utterance, join_after_addresses,
-                                                join_spoken_numbers, pair_questions)
+                                                join_spoken_numbers, pair_openings)
 from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_question_fragments,
                                                     join_subordinate_clauses, plain_statements, thank_with_commas)
 from gector_punct.text.sentences import trails_off
@@ -176,15 +176,36 @@ def test_a_spanish_question_word_opens_the_question():
     words = "qué hora es".split()
     tags = [Tag(case=CAPITAL), Tag(), Tag(append="?")]
     opening = [0.40, 0.01, 0.0]
-    assert written(pair_questions(line_of(words, tags, question_opening=opening))) == "¿Qué hora es?"
+    assert written(pair_openings(line_of(words, tags, question_opening=opening))) == "¿Qué hora es?"
     words = "y tú cuántos años tienes".split()
     tags = [Tag(case=CAPITAL), Tag(append=","), Tag(), Tag(), Tag(append="?")]
     opening = [0.05, 0.0, 0.09, 0.0, 0.0]
-    assert written(pair_questions(line_of(words, tags, question_opening=opening))) == "Y tú, ¿cuántos años tienes?"
+    assert written(pair_openings(line_of(words, tags, question_opening=opening))) == "Y tú, ¿cuántos años tienes?"
     words = "who is it".split()  # no Spanish word and a small P(¿): no ¿
     tags = [Tag(case=CAPITAL), Tag(), Tag(append="?")]
-    assert written(pair_questions(line_of(words, tags, question_opening=[0.1, 0, 0],
+    assert written(pair_openings(line_of(words, tags, question_opening=[0.1, 0, 0],
                                           config=DecodeConfig()))) == "Who is it?"
+
+
+def test_a_spanish_exclamation_opens_with_its_mark_as_a_question_does():
+    """Issue 49: Spanish opens every exclamation with ``¡``, not only its questions with ``¿``. In a Spanish
+    line (a question word, or an opening the model likes), a sentence closed with ``!`` opens where ``¡`` is
+    likeliest; an English exclamation stays as it is, and a ``¡`` whose sentence ends otherwise goes."""
+    words = "qué bien me alegro mucho".split()
+    tags = [Tag(case=CAPITAL), Tag(append="!"), Tag(case=CAPITAL), Tag(), Tag(append=".")]
+    assert written(pair_openings(line_of(words, tags, exclamation_opening=[0.3, 0.01, 0.02, 0, 0]))) == \
+        "¡Qué bien! Me alegro mucho."
+    words = "vamos ya dónde estás".split()  # a question word says the line is Spanish: both open
+    tags = [Tag(case=CAPITAL), Tag(append="!"), Tag(case=CAPITAL), Tag(append="?")]
+    assert written(pair_openings(line_of(words, tags, exclamation_opening=[0.1, 0.05, 0, 0],
+                                          question_opening=[0, 0, 0.2, 0.1]))) == "¡Vamos ya! ¿Dónde estás?"
+    words = "wow that is great".split()
+    tags = [Tag(case=CAPITAL, append="!"), Tag(case=CAPITAL), Tag(), Tag(append="!")]
+    assert written(pair_openings(line_of(words, tags, exclamation_opening=[0.01, 0.01, 0, 0]))) == \
+        "Wow! That is great!"
+    words = "hola amigo".split()
+    tags = [Tag(prepend="¡", case=CAPITAL), Tag(append=".")]
+    assert written(pair_openings(line_of(words, tags))) == "Hola amigo."
 
 
 def test_a_question_by_its_word_order_takes_a_question_mark():

@@ -224,3 +224,28 @@ def test_builder_end_to_end(tmp_path, monkeypatch):
     prepare.main(["--out_dir", str(out), "--cache_dir", str(tmp_path / "c"), "--languages", "fr",
                   "--max_words", "500", "--min_words", "4", "--max_words_line", "8"])
     assert (out / "fr.train.tgt").read_text(encoding="utf-8") == first  # deterministic
+
+
+def test_labelled_sentences_leave_the_train_text_not_the_dev_text(tmp_path, monkeypatch):
+    """Issue 49: the Italian training text taught colons after a sentence's first word (``Memoria: La``,
+    ``Bill Gates: un uomo``) that the model wrote into speech (``Mi: chiamo``). The builder drops such
+    sentences from train text (--keep_labels keeps them) and draws the dev lines alike either way."""
+    from gector_punct_data.corpora.clean import label_colons, without_labelled_sentences
+    words = "Memoria: La probabilità è alta. Ecco cosa ti ho detto: niente. Bill Gates: un uomo.".split()
+    assert [w for w, label in zip(words, label_colons(words)) if label] == ["Memoria:", "Gates:"]
+    assert without_labelled_sentences(words) == "Ecco cosa ti ho detto: niente.".split()
+
+    def it_docs(_):
+        return ["Memoria: La probabilità è alta oggi. Si va avanti piano piano con calma. "
+                "Bill Gates: un uomo, un bug davvero. Dunque andiamo tutti a casa adesso."] * 20
+    registry = {"it_fake": lg.MultiSource("it_fake", "g", "l", None, it_docs, language="it", heldout=0.5)}
+    monkeypatch.setattr(prepare, "MULTI_REGISTRY", registry)
+    texts = {}
+    for keep in ([], ["--keep_labels"]):
+        out = tmp_path / f"out{len(keep)}"
+        assert prepare.main(["--out_dir", str(out), "--cache_dir", str(tmp_path / "c"), "--languages", "it",
+                             "--min_words", "4", "--max_words_line", "8", *keep]) == 0
+        texts[bool(keep)] = {part: (out / f"it.{part}.tgt").read_text(encoding="utf-8") for part in ("train", "dev")}
+    assert ":" not in texts[False]["train"] and "Memoria:" in texts[True]["train"]
+    assert "Si va avanti piano" in texts[False]["train"]
+    assert texts[False]["dev"] == texts[True]["dev"] and "Memoria:" in texts[False]["dev"]

@@ -117,12 +117,12 @@ def test_chinese_lines_written_with_ascii_marks_come_back_full_width():
 
 def test_questions_are_opened_and_unclosed_openings_dropped():
     from gector_punct.model.config import DecodeConfig
-    from gector_punct.prediction.line_rules import pair_questions
+    from gector_punct.prediction.line_rules import pair_openings
     from test_decoding_rules import line_of
 
     def paired(tags, opening_p):
         line = line_of(words, tags, config=DecodeConfig(question_opening=0.05), question_opening=opening_p)
-        return pair_questions(line).tags
+        return pair_openings(line).tags
 
     words = "hola cómo estás bien gracias".split()
     tags = [Tag(append=","), Tag(), Tag(append="?"), Tag(prepend="¿"), Tag(append=".")]

@@ -67,10 +67,11 @@ class DecodeConfig:
     """GECToR's decoding knobs: ``additional_confidence`` is added to the ``$KEEP`` probability of the
     punctuation head and ``case_confidence`` to that of the case head (None: the same value); a line whose
     words all have an error probability below ``min_error_probability`` stays as it is, and so does any
-    edit less probable than that. A sentence the tagger closes with ``?`` is opened with ``¿`` at its likeliest
-    word when that ``¿`` is at least ``question_opening`` probable (Spanish pairs them; in other languages a
-    multilingual model gives ``¿`` some probability, rarely a half), and a ``¿`` whose sentence does not end in
-    ``?`` is dropped. With the ``disf`` task a word is deleted when its ``$DELETE`` probability exceeds
+    edit less probable than that. In a line that is Spanish (a word at least ``question_opening`` likely to
+    open its sentence with ``¿`` or ``¡``, or a Spanish question word; in other languages a multilingual model
+    gives them some probability, rarely a half), a sentence the tagger closes with ``?`` or ``!`` is opened
+    with ``¿`` or ``¡`` at its likeliest word, and an opening whose sentence ends otherwise is dropped
+    (``line_rules.pair_openings``). With the ``disf`` task a word is deleted when its ``$DELETE`` probability exceeds
     ``deletion_threshold`` (0.5: deleted rather than not, the binary decision the disfluency data teaches),
     whatever the marks' share of the rest. A ``!`` the tagger chooses stays only when the word's labels with
     ``!`` are at least ``exclamation`` probable together, else it becomes ``.`` (a model trained on sitcom

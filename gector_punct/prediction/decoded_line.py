@@ -38,8 +38,9 @@ class Evidence:
     added to ``$KEEP``'s, is below ``min_error_probability``); ``case``, per mark context of the word before
     (``tags.MARK_CONTEXTS``), its likeliest case label (``$KEEP`` likewise); ``error``, P(INCORRECT) of the
     detection head; ``delete``, P($DELETE) (None: the labels have no ``$DELETE``); ``sentence_end``,
-    ``exclaim``, ``question_opening``, ``asking``: P of its labels that end a sentence (not trailing off
-    with ``...``), that end with ``!``, that open with ``¿``, that end with ``?``; ``last_mark``: the sentence mark (. ? !) likeliest at the line's last word."""
+    ``exclaim``, ``question_opening``, ``asking``, ``exclamation_opening``: P of its labels that end a sentence
+    (not trailing off with ``...``), that end with ``!``, that open with ``¿``, that end with ``?``, that open
+    with ``¡``; ``last_mark``: the sentence mark (. ? !) likeliest at the line's last word."""
     punct: list[str]
     case: list[tuple[str, ...]]
     error: list[float]
@@ -48,6 +49,7 @@ class Evidence:
     exclaim: list[float]
     question_opening: list[float]
     asking: list[float]
+    exclamation_opening: list[float]
     last_mark: str = "."
 
     @classmethod
@@ -55,7 +57,7 @@ class Evidence:
         """The evidence of a model that is sure no word of the line needs an edit."""
         zeros = [0.0] * n_words
         return cls([KEEP] * n_words, [(KEEP,) * len(MARK_CONTEXTS)] * n_words, zeros, None, zeros, zeros, zeros,
-                   zeros)
+                   zeros, zeros)
 
 
 @dataclass(frozen=True)

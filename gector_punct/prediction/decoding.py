@@ -26,7 +26,7 @@ from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 from gector_punct.prediction.decoded_line import Evidence, Line, Reading, decide
 from gector_punct.prediction.line_rules import LINE_RULES, WORD_RULES
 from gector_punct.text.case_forms import CaseForms
-from gector_punct.text.sentences import INVERTED_QUESTION, SENTENCE_MARKS, ends_sentence, trails_off
+from gector_punct.text.sentences import INVERTED_EXCLAMATION, INVERTED_QUESTION, SENTENCE_MARKS, ends_sentence, trails_off
 from gector_punct.text.tags import DELETE, KEEP, Tag
 from gector_punct.text.units import narrow_marks, split_edges
 
@@ -84,9 +84,9 @@ def likeliest(p: np.ndarray, keep: int, bias: float, columns: list[int], thresho
     return np.where(best.astype(np.float64) >= threshold, index, keep)
 
 
-def question_opening_columns(punct_names: list[str]) -> list[int]:
-    """The punctuation labels that open a question with ``¿`` (``pair_questions``)."""
-    return [j for j, name in enumerate(punct_names) if INVERTED_QUESTION in Tag.parse(name).prepend]
+def opening_columns(punct_names: list[str], opening: str) -> list[int]:
+    """The punctuation labels that open a sentence with ``opening`` (``¿`` or ``¡``: ``pair_openings``)."""
+    return [j for j, name in enumerate(punct_names) if opening in Tag.parse(name).prepend]
 
 
 def sentence_mark_columns(punct_names: list[str]) -> dict[str, list[int]]:
@@ -165,6 +165,7 @@ class LabelColumns(NamedTuple):
     sentence_marks: dict[str, list[int]]
     closing: list[int]
     question_opening: list[int]
+    exclamation_opening: list[int]
 
 
 @lru_cache(maxsize=64)
@@ -175,7 +176,8 @@ def label_columns(punct: tuple[str, ...], case: tuple[str, ...], detect: tuple[s
     return LabelColumns(punct.index(KEEP), case.index(KEEP), detect.index("INCORRECT"),
                         punct.index(DELETE) if DELETE in punct else None, open_columns(names, frozenset({"punc"})),
                         sentence_mark_columns(list(punct)), closing_columns(list(punct)),
-                        question_opening_columns(list(punct)))
+                        opening_columns(list(punct), INVERTED_QUESTION),
+                        opening_columns(list(punct), INVERTED_EXCLAMATION))
 
 
 def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, names: dict[str, list[str]],
@@ -204,12 +206,14 @@ def line_evidence(word_lines: list[list[str]], probabilities: Probabilities, nam
     delete = punct_p[:, at.delete].tolist() if at.delete is not None else None
     marks = {mark: _summed(punct_p, cols) for mark, cols in at.sentence_marks.items()}
     sentence_end = _summed(punct_p, at.closing).tolist()
-    exclaim, opening, asking = marks["!"].tolist(), _summed(punct_p, at.question_opening).tolist(), marks["?"].tolist()
+    exclaim, asking = marks["!"].tolist(), marks["?"].tolist()
+    opening, exclaim_opening = (_summed(punct_p, at.question_opening).tolist(),
+                                _summed(punct_p, at.exclamation_opening).tolist())
     last = np.array([end - 1 for start, end in zip(bounds, bounds[1:]) if end > start], dtype=np.int64)
     last_marks = iter(likeliest_marks({mark: sums[last] for mark, sums in marks.items()}))
     return [Evidence(labels[start:end], case_labels[start:end], error[start:end],
                      delete[start:end] if delete is not None else None, sentence_end[start:end],
-                     exclaim[start:end], opening[start:end], asking[start:end],
+                     exclaim[start:end], opening[start:end], asking[start:end], exclaim_opening[start:end],
                      next(last_marks) if end > start else ".")
             for start, end in zip(bounds, bounds[1:])]
 

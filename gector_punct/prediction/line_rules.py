@@ -16,7 +16,7 @@ with ``punc`` off (case and marks are ``punc``'s part: with it off, no rule may 
    ``greet_with_commas``, ``temper_exclamations``, the sentence rules (``sentence_rules``:
    ``join_question_fragments``, ``plain_statements``, ``ask_inverted_questions``, ``join_subordinate_clauses``,
    ``thank_with_commas``), ``join_spoken_numbers``, ``join_after_addresses``,
-   ``chinese_questions``, ``pair_questions`` (they need the sentence ends, known from here on),
+   ``chinese_questions``, ``pair_openings`` (they need the sentence ends, known from here on),
    ``capitalise_sentences``, ``write_case_forms``.
 
 ``given`` holds in one place, ``Line.retagged``, through which every rule returns its tags (a line starts
@@ -35,7 +35,7 @@ from gector_punct.prediction.sentence_rules import (ask_inverted_questions, gree
 from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.existing import QUOTE_PAIRS, pair_added_quotes, word_kind
 from gector_punct.text.repeats import core as _core, repeated_words
-from gector_punct.text.sentences import ELLIPSES, INVERTED_QUESTION, ends_sentence
+from gector_punct.text.sentences import ELLIPSES, INVERTED, SENTENCE_MARKS, ends_sentence
 from gector_punct.text.speech import MONTHS, SPANISH_QUESTION_WORDS, asks_in_chinese, code_letter, spoken_numbers
 from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, NONE_CONTEXT, START_CONTEXT, Tag, capitalise_sentence_starts,
                                     mark_context)
@@ -203,33 +203,37 @@ def chinese_questions(line: Line) -> Line:
     return line.retagged(out)
 
 
-def pair_questions(line: Line) -> Line:
-    """Spanish writes a question between ``¿`` and ``?``: a sentence the tags close with ``?`` and open with
-    no ``¿`` gets one before its word likeliest to take it (``Evidence.question_opening``), if that is at
-    least ``DecodeConfig.question_opening`` probable or the line already opens a question or asks with a
-    Spanish question word (``speech.SPANISH_QUESTION_WORDS``: ``qué``, ``cuántos``; a line with one ``¿`` is
-    Spanish: all its questions open); a ``¿`` in a sentence that the tags end otherwise is dropped.
-    A sentence still open at the line's end (a line cut mid-sentence) is left as it is."""
-    tags, opening_p, threshold = line.tags, line.evidence.question_opening, line.reading.config.question_opening
-    if not any("?" in t.append or INVERTED_QUESTION in t.prepend for t in tags):
-        return line  # no question asked, no ¿ to drop
+def pair_openings(line: Line) -> Line:
+    """Spanish writes a question between ``¿`` and ``?`` and an exclamation between ``¡`` and ``!``
+    (``sentences.INVERTED``): in a Spanish line, a sentence the tags close with ``?`` (``!``) and open with no
+    ``¿`` (``¡``) gets one before its word likeliest to take it (``Evidence.question_opening``,
+    ``exclamation_opening``). A line is Spanish when a sentence it closes with ``?`` or ``!`` has an opening
+    already, a word at least ``DecodeConfig.question_opening`` likely to take one, or a Spanish question word
+    (``speech.SPANISH_QUESTION_WORDS``: ``qué``, ``cuántos``): then every question and exclamation of it opens.
+    An opening in a sentence that the tags end otherwise is dropped. A sentence still open at the line's end
+    (a line cut mid-sentence) is left as it is."""
+    tags, threshold = line.tags, line.reading.config.question_opening
+    likely = {"?": line.evidence.question_opening, "!": line.evidence.exclamation_opening}
+    if not any(any(m in t.append for m in INVERTED) or any(o in t.prepend for o in INVERTED.values()) for t in tags):
+        return line  # nothing asked or exclaimed, no opening to drop
     out, spans, start = list(tags), [], 0
     for k, tag in enumerate(tags):
         if tag.append and not tag.deletes and ends_sentence(tag.append):
-            spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "?" in tag.append))
+            closing = [c for c in narrow_marks(tag.append) if c in SENTENCE_MARKS][-1:]  # its last . ? or !
+            spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "".join(closing)))
             start = k + 1
-    questions = [span for span, asking in spans if asking]
-    spanish = any(INVERTED_QUESTION in tags[j].prepend or opening_p[j] >= threshold
-                  or _core(line.words[j]) in SPANISH_QUESTION_WORDS for span in questions for j in span)
-    for span, asking in spans:
-        opened = [j for j in span if INVERTED_QUESTION in out[j].prepend]
-        if asking and not opened:
-            best = max(span, key=lambda j: opening_p[j])
-            if spanish and opening_p[best] > 0:
-                out[best] = replace(out[best], prepend=INVERTED_QUESTION + out[best].prepend)
-        elif opened and not asking:
-            for j in opened:
-                out[j] = replace(out[j], prepend=out[j].prepend.replace(INVERTED_QUESTION, ""))
+    spanish = any(any(o in tags[j].prepend for o in INVERTED.values()) or likely[mark][j] >= threshold
+                  or _core(line.words[j]) in SPANISH_QUESTION_WORDS
+                  for span, mark in spans if mark in INVERTED for j in span)
+    for span, mark in spans:
+        for closes, opening in INVERTED.items():
+            opened = [j for j in span if opening in out[j].prepend]
+            if mark == closes and not opened and spanish:
+                best = max(span, key=lambda j: likely[closes][j])
+                out[best] = replace(out[best], prepend=opening + out[best].prepend)
+            elif opened and mark != closes:
+                for j in opened:
+                    out[j] = replace(out[j], prepend=out[j].prepend.replace(opening, ""))
     return line.retagged(out)
 
 
@@ -250,5 +254,5 @@ WORD_RULES = (delete_disfluencies, decide_words)
 LINE_RULES = WORD_RULES + (open_utterance, close_utterance, greet_with_commas, temper_exclamations,
                            join_question_fragments, plain_statements, ask_inverted_questions, join_subordinate_clauses,
                            thank_with_commas, join_spoken_numbers, join_after_addresses, chinese_questions,
-                           pair_questions, capitalise_sentences, write_case_forms)
+                           pair_openings, capitalise_sentences, write_case_forms)
 

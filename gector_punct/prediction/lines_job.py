@@ -13,6 +13,7 @@ from gector_punct.prediction.decoding import Probabilities
 from gector_punct.prediction.restored import RestoredLine, restored_line
 from gector_punct.text.existing import prepare_spaced
 from gector_punct.text.tags import Tag, written_forms
+from gector_punct.text.typography import typeset
 from gector_punct.text.units import join_units
 
 
@@ -23,9 +24,10 @@ class LinesJob:
     written back. An empty or whitespace-only line is never tagged and comes back as it was; a line whose
     every word is deleted (``disf``) comes back empty, as a stream writes it."""
 
-    def __init__(self, lines: list[str], existing: str, audio: list | None = None, scored: bool = False):
+    def __init__(self, lines: list[str], existing: str, audio: list | None = None, scored: bool = False,
+                 typography: str = "plain"):
         prepared = [prepare_spaced(line, existing) for line in lines]
-        self.scored = scored
+        self.scored, self.typography = scored, typography
         self.features: dict[int, np.ndarray] = {}  # scored: per line tagged, its kept units' confidence features
         self.lines, self.audio = list(lines), audio
         self.words = [words for words, _ in prepared]
@@ -65,9 +67,13 @@ class LinesJob:
         for i in tagged:
             per_line[i] = confidence[start: start + len(self.words[i])].tolist()
             start += len(self.words[i])
-        return [restored_line(self.words[i], self.spacings[i], per_line[i], threshold) if i in per_line
+        return [restored_line(self.typeset(i), self.spacings[i], per_line[i], threshold) if i in per_line
                 else RestoredLine(text) for i, text in enumerate(self.written())]
 
     def written(self) -> list[str]:
-        return [join_units(words, spacing) if words else "" if i in self.tagged else line
+        return [join_units(self.typeset(i), spacing) if words else "" if i in self.tagged else line
                 for i, (line, words, spacing) in enumerate(zip(self.lines, self.words, self.spacings))]
+
+    def typeset(self, i: int) -> list[str]:
+        """Line ``i``'s words as they are written out (``typography.typeset``: French marks spaced)."""
+        return typeset(self.words[i], self.typography) if i in self.tagged else self.words[i]

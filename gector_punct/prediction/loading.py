@@ -34,7 +34,8 @@ def load_punctuator(settings: PredictionSettings, **options) -> Punctuator:
                                      iteration_count=settings.iteration_count, batch_size=settings.batch_size,
                                      max_len=settings.max_len, tasks=settings.tasks, device=settings.device,
                                      existing=settings.existing, fragments=settings.fragments,
-                                     review_share=settings.review_share, **options)
+                                     review_share=settings.review_share,
+                                     typography=settings.typography, **options)
         for path, model in zip(model_folders(paths), punctuator.models):
             if settings.special_tokens_fix not in (None, model.config.special_tokens_fix):
                 raise ValueError(f"--special_tokens_fix {settings.special_tokens_fix}, but {path} was trained with "

@@ -56,6 +56,7 @@ from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.existing import MODES, read_case, read_words
 from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
+from gector_punct.text.typography import typeset
 from gector_punct.text.tasks import parse_tasks, switch_states
 from gector_punct.model.vocabulary import CASE_HEAD, HEADS
 
@@ -79,8 +80,10 @@ class Punctuator:
                  quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False,
                  existing: str = DEFAULTS.existing, case_forms: CaseForms | None = None,
                  fragments: bool = DEFAULTS.fragments, calibration: Calibration | None = None,
-                 review_share: float = DEFAULTS.review_share):
+                 review_share: float = DEFAULTS.review_share, typography: str = DEFAULTS.typography):
         self.models, self.case_forms = models, case_forms
+        typeset([], typography)  # checked here: ValueError names the modes
+        self.typography = typography
         self.calibration, self.review_share = calibration or Calibration.uncalibrated(), review_share
         self._set_reading(tasks, existing, fragments)
         self.decode_config = decode or models[0].config.decode
@@ -183,7 +186,7 @@ class Punctuator:
         wrong = next((i for i, line in enumerate(lines) if not isinstance(line, str)), None)
         if wrong is not None:
             raise TypeError(f"predict takes lines of text: line {wrong} is {type(lines[wrong]).__name__}, not str")
-        return LinesJob(lines, self.existing, audio, scored)
+        return LinesJob(lines, self.existing, audio, scored, self.typography)
 
     def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:
         """One tagging pass over a job's lines to do, as steps run in this order: ``predict`` runs them one
@@ -213,7 +216,7 @@ class Punctuator:
         units = self.read_units(words)
         line = self.tagger_line([unit for word in units for unit in word])
         forms = written_forms(line, self.predict_tags([line], whole=not self.fragments)[0]) if line else []
-        return words_written(units, forms)
+        return words_written(units, typeset(forms, self.typography))
 
     def read_units(self, words: list[str]) -> list[list[str]]:
         """Each word's units (``units.split_units``: a Chinese word's characters) as ``existing`` reads them

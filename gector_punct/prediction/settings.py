@@ -17,6 +17,7 @@ from gector_punct.options.flags import Settings, flag
 from gector_punct.prediction.chunks import DEFAULT_CHUNK_WORDS
 from gector_punct.text.existing import MODES
 from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
+from gector_punct.text.typography import TYPOGRAPHY
 
 THE_MODELS = "the model's"
 
@@ -59,8 +60,9 @@ class PredictionSettings(Settings):
     exclamation: float | None = flag(None, "a ! the tagger chooses stays only when at least this probable, else "
                                            "it becomes . (0 keeps every !)", min=0, max=1, default_text=THE_MODELS)
     question_opening: float | None = flag(
-        None, "open a question the tagger closes with ? with ¿ where that is at least this probable (Spanish; "
-              "1.1: never add one)", min=0, default_text="the model's, 0.5")
+        None, "a line is Spanish where a word is at least this likely to open a question with ¿ or an exclamation "
+              "with ¡ (or where it asks with a Spanish question word): then every question and exclamation of it "
+              "opens (1.1: only those of a question word)", min=0, default_text="the model's, 0.5")
     deletion_threshold: float | None = flag(
         None, "with disf: delete a word when its $DELETE probability exceeds this; higher = fewer, surer "
               "deletions", min=0, max=1, default_text="the model's, 0.5")
@@ -86,6 +88,10 @@ class PredictionSettings(Settings):
     chunk_words: int = flag(DEFAULT_CHUNK_WORDS, "words read, predicted and written at a time; bounds memory on "
                                                  "any file size", min=1)
     lookahead: int = flag(8, "live captions (a stream): words to wait for before a word is final", min=0)
+    typography: str = flag(
+        "auto", "how marks are spaced: auto = a line whose words are French takes a no-break space before ? ! : ; » "
+                "and after «, as French text writes them; french = every line (a French text); plain = none",
+        choices=TYPOGRAPHY)
     # what is said of each word
     review_share: float = flag(
         0.1, "words flagged for review (--format jsonl / json, the service's \"words\": true): those below the "

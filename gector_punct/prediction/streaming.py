@@ -36,6 +36,7 @@ from gector_punct.prediction.punctuator import Punctuator, words_written
 from gector_punct.prediction.restored import RestoredWord, restored_word
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.text.tags import Tag, capitalise_sentence_starts, written_forms
+from gector_punct.text.typography import typeset
 from gector_punct.text.units import join_units
 
 Unit = tuple[str, Tag]  # a final unit, as the recogniser gave it (read by ``existing``), and its tag
@@ -97,7 +98,8 @@ class StreamingPunctuator:
         tags = capitalise_sentence_starts(units, [tag for _, tag in older + context] + tags[len(context):])
         start = len(older) + len(context)
         words, size = self.pending[:n], sum(map(len, self.pending[:n]))
-        forms, final = written_forms(units, tags)[start: start + size], list(zip(pending, tags[start:]))[:size]
+        forms = typeset(written_forms(units, tags), self.punctuator.typography)[start: start + size]
+        final = list(zip(pending, tags[start:]))[:size]
         for unit in final:
             self.written = [unit] if not unit[1].deletes else self.written + [unit]
         for word in words:

@@ -29,6 +29,7 @@ from gector_punct.text.files import without_bom
 from gector_punct.text.sentences import LOWER_ABBREVIATIONS, is_dotted_acronym
 from gector_punct.text.tags import CAPITAL, KEEP, UPPER, Tag
 from gector_punct.text.units import split_edges
+from gector_punct.text.typography import attach_spaced_marks
 from gector_punct.text.units import split_units, unit_spacing
 
 MODES = ("keep", "strip")
@@ -113,10 +114,11 @@ def prepare(words: list[str], mode: str) -> list[str]:
 
 def prepare_spaced(line: str, mode: str) -> tuple[list[str], list[bool]]:
     """A line's units (``units.split_units``) as the tagger should read them under ``mode``, and whether
-    a space precedes each in the line (``units.unit_spacing``). A byte-order mark opening the line is no
-    word (``files.without_bom``; the first word still takes its capital)."""
+    a space precedes each in the line (``units.unit_spacing``); marks set apart by a space are their word's
+    (``typography.attach_spaced_marks``: ``viens ?``). A byte-order mark opening the line is no word
+    (``files.without_bom``; the first word still takes its capital)."""
     line = without_bom(line)
-    units, spacing = split_units(line), unit_spacing(line)
+    units, spacing = attach_spaced_marks(split_units(line), unit_spacing(line))
     read = read_units(units, mode)
     kept = [i for i, unit in enumerate(read) if unit]
     return read_case([read[i] for i in kept], mode), [spacing[i] for i in kept]

@@ -41,6 +41,8 @@ from gector_punct.text.units import join_units, split_edges, split_units, unit_s
 SENTENCE_END = frozenset(".?!…。？！")
 SENTENCE_MARKS = ".?!"  # the sentence marks a tag writes, narrow (``units.narrow_marks``), in label order
 INVERTED_QUESTION = "¿"  # opens a Spanish question that ? closes
+INVERTED_EXCLAMATION = "¡"  # opens a Spanish exclamation that ! closes
+INVERTED = {"?": INVERTED_QUESTION, "!": INVERTED_EXCLAMATION}  # a sentence mark -> what opens its sentence in Spanish
 ELLIPSES = frozenset({"...", "…"})  # marks that trail off: a sentence left open, not one that ends
 ACRONYM_CORE = re.compile(r"^(?:[^\W\d_]\.)+[^\W\d_]$")  # two or more letters, each but the last with its period
 TITLE_ABBREVIATIONS = frozenset({"mr.", "mrs.", "ms.", "dr.", "st.", "prof."})

@@ -15,6 +15,9 @@ without its ``¿`` (``Qué hora es?``).
 * ``is_english(cores)``: the line has a word of ``ENGLISH_MARKERS``, common English words that are no word
   of the other languages the shipped models read (es, fr, it, de): a rule of English grammar is not applied
   to a Spanish or German question.
+* ``is_french(cores)``: the line has a word of ``FRENCH_MARKERS`` (common French words that are no word of
+  the other languages read) and none of ``ENGLISH_MARKERS``: its marks are spaced as French writes them
+  (``typography``).
 * ``greeting_length(cores)``: how many words open the sentence as a greeting (``hello``, ``good morning``,
   ``bonjour``), 0 when none does; ``addressee_length(cores)``: how many name those greeted (``everyone``,
   ``à tous``); ``THANKS``: a thanks said alone (``grazie``), ``THANKING``: words that open a thanks.
@@ -51,6 +54,11 @@ PRONOUNS = frozenset("i you he she it we they there that this".split())
 ENGLISH_MARKERS = frozenset("""the you we it is are to and of not can that this then my your they have what if
 will would be do does did i i'm it's that's don't we'll you're okay ok hello thanks thank yeah how why where when
 who which""".split())
+FRENCH_MARKERS = frozenset("""je j'ai j'en j'y nous vous est c'est une et pas avec dans pour mais très être ça oui
+elle elles ils qu'il qu'elle qu'on n'est n'ai aujourd'hui d'accord où à qu'est-ce suis sommes sont êtes ont avez
+avons était aussi cette ces merci bonjour votre notre sur chez au aux peut peux veux fait faire pourquoi quoi
+alors donc ici voilà tout tous toute rien encore toujours beaucoup moi toi leur mon tes ses demain hier soir
+matin semaine""".split())
 # Greetings of the languages read here (en, fr, it, es, de): a greeting opening a sentence the line goes on
 # from is set off with a comma (``Ciao, come stai?``, ``Hello, thank you for calling``).
 GREETINGS = frozenset("""hello hi hey hiya howdy morning evening afternoon ciao salve buongiorno buonasera bonjour
@@ -172,6 +180,11 @@ def asks_for_any(cores: list[str]) -> bool:
 def is_english(cores: list[str]) -> bool:
     """Whether a line's words hold an English word no other language read here has (``ENGLISH_MARKERS``)."""
     return any(c in ENGLISH_MARKERS for c in cores)
+
+
+def is_french(cores: list[str]) -> bool:
+    """Whether a line's words hold a word of ``FRENCH_MARKERS`` and no English one (``is_english``)."""
+    return any(c in FRENCH_MARKERS for c in cores) and not is_english(cores)
 
 
 def subordinate(cores: list[str], most: int) -> bool:

@@ -4,6 +4,8 @@
 ``words_of(text)``: text -> words, each mark attached to a word. ``cut_lines(words, rng, lo, hi, whole)``: a
 word stream cut into lines of random length at arbitrary points, or at sentence ends (``line_spans``). ``blocks(items, n)``: n consecutive items per
 pseudo-document. ``fix_mojibake``, ``dashes``, ``interruptions``, ``well_formed``: helpers of single readers.
+``label_colons(words)``: which words carry a label's colon; ``without_labelled_sentences(words)``: a word
+stream without the sentences that have one (training text only: speech has no labels).
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import re
 import unicodedata
 
 from gector_punct.text.sentences import ends_sentence
-from gector_punct.text.units import OPENING, split_edges
+from gector_punct.text.units import OPENING, narrow_marks, split_edges
 
 RULES = [
     "missing space after . ? ! (or a closing quote after them) before a capitalised word restored; "
@@ -26,6 +28,7 @@ RULES = [
     "em/en dashes and stand-alone - or -- become a comma on the previous word (none if it already ends in a mark)",
     "' & ' becomes ' and '; stand-alone marks attach to the previous word (opening marks to the next)",
 ]
+LABEL_REACH = 2  # a colon after a sentence's first or second word (or a colon's) is a label's
 CHARMAP = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u201c": '"', "\u201d": '"',
                          "\u201e": '"', "\u00a0": " ", "\u2009": " ", "\u200a": " ", "\u202f": " ", "\u2007": " ",
                          "\u200b": "", "\ufeff": "", "\u2026": "...", "\u266a": " ", "\u266b": " ", "\u2013": " \u2014 ",
@@ -158,3 +161,31 @@ def well_formed(text: str, min_words: int = 3) -> bool:
     return (len(text.split()) >= min_words and text[:1].isupper() and text[-1] in ".?!\""
             and not re.search(CODE_LIKE, text) and not mostly_upper(text)
             and not any(unicodedata.category(c) in ("So", "Sk", "Co", "Cn", "Cs", "Cc") for c in text))
+
+
+def label_colons(words: list[str]) -> list[bool]:
+    """Per word (marks attached; a Chinese character is one), whether the colon after it is a label's: it
+    follows the first or second word of a sentence or of what follows another colon (``Memoria: La
+    probabilità``, ``Louisiana: Ein Mann``, ``Bill Gates: un uomo``, ``Mi: chiamo``). A speaker's sentence
+    seldom has one; headings, dictionary entries, speaker names and jokes of written text do."""
+    out, since = [], 0
+    for word in words:
+        since += 1
+        trail = narrow_marks(split_edges(word)[2])
+        out.append(trail.endswith(":") and since <= LABEL_REACH)
+        if trail and (trail[-1] == ":" or ends_sentence(trail)):
+            since = 0
+    return out
+
+
+def without_labelled_sentences(words: list[str]) -> list[str]:
+    """A word stream without its sentences (up to a word that ``ends_sentence``) that have a label's colon
+    (``label_colons``); the other sentences as they were, in order."""
+    out, sentence, labelled = [], [], False
+    for word, label in zip(words, label_colons(words)):
+        sentence.append(word)
+        labelled = labelled or label
+        if ends_sentence(split_edges(word)[2]):
+            out.extend([] if labelled else sentence)
+            sentence, labelled = [], False
+    return out + ([] if labelled else sentence)

@@ -16,7 +16,9 @@ lines of --min_words..--max_words_line words (Chinese: --zh_scale times as many 
 points, and a --whole share of them at the sentence end nearest the drawn length. The last --heldout
 fraction of each source's documents (whole documents) is dev (iwslt_zh: its own share, in the registry);
 public_meetings_dev (the held-apart French
-meetings) is dev only, public_meetings (the other meetings) train only. Per language the train text is
+meetings) is dev only, public_meetings (the other meetings) train only. Train text (not Chinese) loses its
+sentences with a label's colon (``Memoria: La probabilità``; --keep_labels keeps them): speech has none,
+and a model taught them writes ``Mi: chiamo``. Per language the train text is
 capped at --max_words words (--zh_max_units characters for Chinese): the sources share the cap evenly, a
 small source keeping all of its text and leaving the rest to the others; a capped source keeps a seeded
 random subset of its documents, in order, and its dev part shrinks in the same ratio. Identical lines are
@@ -40,7 +42,7 @@ from gector_punct.text.tags import make_source
 from gector_punct.text.sentences import ends_sentence
 from gector_punct.text.units import split_edges
 from gector_punct.text.units import join_units, split_units
-from gector_punct_data.corpora.clean import RULES, line_spans, words_of
+from gector_punct_data.corpora.clean import RULES, line_spans, without_labelled_sentences, words_of
 from gector_punct_data.corpora.fetch import describe, fetch
 from gector_punct_data.corpora.languages import MULTI_REGISTRY, OUTPUT_LANGUAGE
 from gector_punct_data.corpora.multitext import widen
@@ -93,6 +95,8 @@ class PrepareMultilingualFlags(Settings):
     max_words_line: int = flag(40, "longest line, in words, at least --min_words", min=1)
     zh_scale: float = flag(2.5, "Chinese line lengths in characters = this times the word lengths", above=0)
     whole: float = flag(0.3, "share of lines cut at a sentence end instead of anywhere", min=0, max=1)
+    keep_labels: bool = flag(False, "keep the train text's sentences with a label's colon (after a sentence's "
+                             "first or second word: headings, speaker names; clean.label_colons); dev keeps them")
 
     @property
     def langs(self) -> list[str]:
@@ -204,19 +208,22 @@ def build_language(lang: str, names: list, docs: dict, args) -> tuple:
         source, part = MULTI_REGISTRY[name], parts[name]
         total = sum(map(len, part["train"]))
         ratio = share[name] / total if total else 1.0
-        rng = random.Random(f"{args.seed}/{name}")
         entry = {"language": source.language, "output": lang, "genre": source.genre, "licence": source.licence,
                  "package": describe(source.package) if source.package else source.note,
                  "cleaning": source.cleaning, "train_only": source.train_only, "dev_only": source.dev_only,
                  "kept_ratio": round(min(ratio, 1.0), 4),
                  "heldout": heldout_of(source, args.heldout)}
-        for split in ("train", "dev"):
-            read = part[split]
+        for split in ("train", "dev"):  # a generator per part: dev is drawn alike whatever train's cleaning
+            read, rng = part[split], random.Random(f"{args.seed}/{name}/{split}")
             kept = read if split == "dev" and source.dev_only else subsample(read, ratio, rng)
+            before = sum(map(len, kept))
+            if split == "train" and not chinese and not args.keep_labels:
+                kept = [units for units in map(without_labelled_sentences, kept) if units]
             cuts = [line for units in kept for line in cut(units, rng, lo, hi, args.whole, chinese)]
             lines[split].extend((line, name) for line in cuts)
             entry[split] = {"documents_read": len(read), "words_read": sum(map(len, read)), "documents": len(kept),
-                            "words": sum(map(len, kept)), "lines": len(cuts)}
+                            "words": sum(map(len, kept)), "lines": len(cuts),
+                            "labelled_words_dropped": before - sum(map(len, kept))}
         entries[name] = entry
         print(f"{lang}/{name}: train {entry['train']['words']} of {entry['train']['words_read']} "
               f"{'units' if chinese else 'words'}, {entry['train']['lines']} lines; dev {entry['dev']['words']}, "

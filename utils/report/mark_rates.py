@@ -18,8 +18,8 @@ from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.prediction.loading import load_punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.text.files import read_all_lines
-from gector_punct.text.sentences import ends_sentence
-from gector_punct.text.units import narrow_marks, split_edges, split_units
+from gector_punct.text.units import narrow_marks, split_units
+from gector_punct_data.corpora.clean import label_colons
 from gector_punct_data.script import named_values, run_script
 
 MARKS = (",", ".", "?", "!", ":", ";", "¿", "¡", "«", "»", '"')
@@ -45,19 +45,13 @@ def rates(lines: list[str]) -> tuple[dict[str, float], int]:
 
 
 def early_colons(lines: list[str]) -> float:
-    """Colons right after a sentence's first or second word (``Mi: chiamo``, ``Memoria: La probabilità``), per
-    1,000 units: a label's colon, which a speaker's sentence seldom has."""
+    """Label colons (``clean.label_colons``: after a sentence's first or second word, ``Mi: chiamo``) per
+    1,000 units: a speaker's sentence seldom has one."""
     found, units = 0, 0
     for line in lines:
-        since = 0
-        for unit in split_units(line):
-            units += 1
-            since += 1
-            trail = narrow_marks(split_edges(unit)[2])
-            if trail.endswith(":") and since <= 2:
-                found += 1
-            if trail and (trail[-1] == ":" or ends_sentence(trail)):
-                since = 0
+        line_units = split_units(line)
+        units += len(line_units)
+        found += sum(label_colons(line_units))
     return 1000 * found / max(units, 1)
 
 

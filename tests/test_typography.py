@@ -1,0 +1,66 @@
+"""French typography (issue 49): a no-break space before ``? ! : ; »`` and after ``«`` in French lines, as the
+French references write them (``text/typography.py``); the same in every writer, and read back as written."""
+import pytest
+
+from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.streaming import Captions, StreamingPunctuator
+from gector_punct.text.existing import prepare_spaced
+from gector_punct.text.speech import is_french
+from gector_punct.text.typography import NO_BREAK_SPACE as NB, attach_spaced_marks, typeset
+from gector_punct.text.units import split_units, unit_spacing
+
+
+def test_french_lines_space_their_marks_and_others_do_not():
+    assert typeset("Tu viens ce soir?".split(), "auto") == ["Tu", "viens", "ce", f"soir{NB}?"]
+    assert typeset(["Il", "a", "dit:", "«Bonjour»."], "auto") == ["Il", "a", f"dit{NB}:", f"«{NB}Bonjour{NB}»."]
+    assert typeset(["C'est", "vrai?!"], "auto") == ["C'est", f"vrai{NB}?!"]  # one space before a run of ? and !
+    assert typeset(["Rendez-vous", "à", "10:30;", "d'accord?"], "auto")[2:] == [f"10:30{NB};", f"d'accord{NB}?"]
+    assert typeset(["Ciao,", "come", "stai?"], "auto") == ["Ciao,", "come", "stai?"]  # Italian
+    assert typeset(["Do", "you", "say", "c'est", "la", "vie?"], "auto")[-1] == "vie?"  # English with a French phrase
+    assert typeset(["Parfait!"], "auto") == ["Parfait!"]  # no word says French ...
+    assert typeset(["Parfait!"], "french") == [f"Parfait{NB}!"]  # ... unless the text is known to be
+    assert typeset(["Tu", "viens", "ce", "soir?"], "plain") == ["Tu", "viens", "ce", "soir?"]
+    assert typeset(["Oui", None, "merci!"], "auto") == ["Oui", None, f"merci{NB}!"]  # a deleted unit stays deleted
+    with pytest.raises(ValueError, match="auto, french, plain"):
+        typeset([], "fancy")
+
+
+def test_is_french_needs_a_french_word_and_no_english_one():
+    assert is_french("est-ce que tu viens ce soir".split()) and is_french(["merci"])
+    assert not is_french("mi chiamo marco".split()) and not is_french("ich komme heute".split())
+    assert not is_french("the cat est là".split())
+
+
+def test_marks_set_apart_by_a_space_are_their_words_marks():
+    line = f"« Bonjour » , dit-il . Tu viens{NB}? Oui !"
+    units, spacing = attach_spaced_marks(split_units(line), unit_spacing(line))
+    assert units == ["«Bonjour»,", "dit-il.", "Tu", "viens?", "Oui!"] and spacing == [False, True, True, True, True]
+    assert prepare_spaced("¿ Qué pasa ?", "keep")[0] == ["¿Qué", "pasa?"]
+    assert prepare_spaced("? hein", "keep")[0] == ["?", "hein"]  # nothing before it: it stays
+
+
+@pytest.fixture(scope="module")
+def multilingual():
+    return Punctuator.load("multilingual", threads=1)
+
+
+LINE = "Tu viens ce soir? Oui, je viens!"
+SET = f"Tu viens ce soir{NB}? Oui, je viens{NB}!"
+
+
+def test_every_writer_sets_a_french_line_alike_and_reads_it_back(multilingual):
+    """Batch, jsonl words, restore_words (subtitles, timed words) and a live stream write the line through
+    ``typeset``; the written line given again comes back unchanged (its spaced marks read as its own)."""
+    assert multilingual.predict([LINE]) == [SET]
+    scored = multilingual.predict_scored([LINE])[0]
+    assert scored.text == SET and " ".join(w.text for w in scored.words) == SET
+    assert " ".join(w for w in multilingual.restore_words(LINE.split()) if w) == SET
+    for lookahead in (8, 10**9):  # the line in one window, as predict reads it
+        captions = Captions(StreamingPunctuator(multilingual, lookahead))
+        assert captions.push(LINE.split()[:3]) + captions.push(LINE.split()[3:]) + captions.finish() == SET
+    assert multilingual.predict([SET, SET.replace(NB, " ")]) == [SET, SET]
+
+
+def test_plain_typography_writes_marks_against_their_words(multilingual):
+    plain = Punctuator(multilingual.models, typography="plain")
+    assert plain.predict([LINE, SET]) == [LINE, LINE]
