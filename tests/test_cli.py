@@ -12,7 +12,7 @@ SCRIPTS = ["train.py", "predict.py", "serve.py", "utils/bench/load_test.py", "ut
            "utils/make_source.py", "utils/evaluate.py", "utils/data/tsv_to_text.py", "utils/data/prepare_default_data.py",
            "utils/report/ngram_overlap.py", "utils/predict_ray.py", "utils/bench/benchmark_ray.py", "utils/bench/capacity.py",
            "utils/bench/batch_dependence.py", "utils/report/fit_confidence.py", "utils/report/mark_rates.py",
-           "utils/bench/benchmark_review.py"]
+           "utils/bench/benchmark_review.py", "utils/report/french_spacing.py"]
 
 
 def run(*args, stdin=None, check=True):

@@ -112,3 +112,17 @@ def test_shipped_models_pass_the_everyday_file():
         passed, total = pass_rates([records[k] for k in mine],
                                    [bool(violations(outputs[k], records[k])) for k in mine])["all"]
         assert passed / total >= floor, (group, passed, total)
+
+
+def test_the_report_can_leave_the_editors_rules_out():
+    """--no-editor_rules (issue 49: the rules-off pass rate beside the rules-on one) decodes with MODEL_RULES:
+    a greeting's comma is a rule's (greet_with_commas), so it goes; a Spanish ¿ is a convention's, so it stays."""
+    from gector_punct.prediction.line_rules import EDITOR_RULES, LINE_RULES, MODEL_RULES
+    assert set(MODEL_RULES) | set(EDITOR_RULES) == set(LINE_RULES) and not set(MODEL_RULES) & set(EDITOR_RULES)
+    records = [{"id": "fr-01", "part": "A", "lang": "fr", "tasks": "punc", "input": "bonjour à tous merci d'être venus"},
+               {"id": "es-01", "part": "A", "lang": "es", "tasks": "punc", "input": "qué hora es"}]
+    with_rules = everyday_report.restore_records(records, [DEFAULT_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL])
+    without = everyday_report.restore_records(records, [DEFAULT_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL],
+                                              rules=MODEL_RULES)
+    assert with_rules[0] == "Bonjour à tous, merci d'être venus." and without[0] != with_rules[0]
+    assert with_rules[1] == without[1] == "¿Qué hora es?"

@@ -64,3 +64,13 @@ def test_every_writer_sets_a_french_line_alike_and_reads_it_back(multilingual):
 def test_plain_typography_writes_marks_against_their_words(multilingual):
     plain = Punctuator(multilingual.models, typography="plain")
     assert plain.predict([LINE, SET]) == [LINE, LINE]
+
+
+def test_the_spacing_report_tells_the_forms_apart():
+    """utils/report/french_spacing.py (which form the French references use) counts each form per mark."""
+    import french_spacing  # utils/report/, importable by its name (conftest)
+    from gector_punct_data.corpora.multitext import docx_paragraphs, squeeze
+    counts = french_spacing.spacing_counts([f"Vraiment{NB}? Oui ! Non: «{NB}bon{NB}» fin\u202f;"])
+    assert counts["?", "no-break"] == counts["!", "space"] == counts[":", "none"] == 1
+    assert counts["«", "no-break"] == counts["»", "no-break"] == counts[";", "narrow no-break"] == 1
+    assert squeeze(f" a \n b{NB}? ", keep_no_break=True) == f"a b{NB}?" and squeeze(f"a{NB}?") == "a ?"

@@ -255,4 +255,11 @@ LINE_RULES = WORD_RULES + (open_utterance, close_utterance, greet_with_commas, t
                            join_question_fragments, plain_statements, ask_inverted_questions, join_subordinate_clauses,
                            thank_with_commas, join_spoken_numbers, join_after_addresses, chinese_questions,
                            pair_openings, capitalise_sentences, write_case_forms)
+# The rules that write an editor's habits over the model's choice, not a language's certain convention (the
+# utterance's edges, a threshold, Chinese and Spanish question marks, capitals and case forms are those):
+# left out (``MODEL_RULES``), what remains is what the model alone decides (utils/report/everyday_report.py
+# --no-editor_rules).
+EDITOR_RULES = (greet_with_commas, join_question_fragments, plain_statements, ask_inverted_questions,
+                join_subordinate_clauses, thank_with_commas, join_spoken_numbers, join_after_addresses)
+MODEL_RULES = tuple(rule for rule in LINE_RULES if rule not in EDITOR_RULES)
 

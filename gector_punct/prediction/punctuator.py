@@ -80,10 +80,11 @@ class Punctuator:
                  quantize: bool = False, audio_cache: str | None = None, skip_bad_audio: bool = False,
                  existing: str = DEFAULTS.existing, case_forms: CaseForms | None = None,
                  fragments: bool = DEFAULTS.fragments, calibration: Calibration | None = None,
-                 review_share: float = DEFAULTS.review_share, typography: str = DEFAULTS.typography):
+                 review_share: float = DEFAULTS.review_share, typography: str = DEFAULTS.typography,
+                 rules: tuple | None = None):
         self.models, self.case_forms = models, case_forms
         typeset([], typography)  # checked here: ValueError names the modes
-        self.typography = typography
+        self.typography, self.rules = typography, rules  # rules: decode_lines' (None: LINE_RULES)
         self.calibration, self.review_share = calibration or Calibration.uncalibrated(), review_share
         self._set_reading(tasks, existing, fragments)
         self.decode_config = decode or models[0].config.decode
@@ -338,7 +339,7 @@ class Punctuator:
         ``deletions`` (per line, per word): which words go, given (an oracle's, for analysis) instead of
         decided, whatever the tasks. ``given`` (per line): the tags of its first words, decided earlier."""
         return decode_lines(word_lines, probabilities, self.names, self.tasks, decode or self.decode_config,
-                            self.case_forms, whole, deletions, given, opens)
+                            self.case_forms, whole, deletions, given, opens, self.rules)
 
 
 def _union(lists) -> list[str]:

@@ -101,14 +101,15 @@ class _Paragraphs(HTMLParser):
     SKIP = frozenset({"pre", "script", "style"})
     CODE_TAGS = frozenset({"code", "kbd", "samp"})
 
-    def __init__(self):
+    def __init__(self, keep_no_break: bool = False):
         super().__init__(convert_charrefs=True)
+        self.keep_no_break = keep_no_break
         self.paragraphs, self.stack, self.open = [], [], []  # stack: (tag, kind); open: para text buffers
         self.code = None  # text of the code element being read
 
     def _flush(self):
         if self.open and "".join(self.open[-1]).strip():
-            self.paragraphs.append(" ".join("".join(self.open[-1]).split()))
+            self.paragraphs.append(squeeze("".join(self.open[-1]), self.keep_no_break))
         if self.open:
             self.open[-1] = []
 
@@ -148,11 +149,17 @@ class _Paragraphs(HTMLParser):
             self.open[-1].append(data)
 
 
-def handbook_paragraphs(page: str) -> list:
+def squeeze(text: str, keep_no_break: bool = False) -> str:
+    """Runs of white space as one space, the text's ends stripped; ``keep_no_break``: a no-break space (U+00A0,
+    U+202F) stays as it is (``utils/report/french_spacing.py`` counts them)."""
+    return re.sub(r"[^\S\u00a0\u202f]+", " ", text).strip(" ") if keep_no_break else " ".join(text.split())
+
+
+def handbook_paragraphs(page: str, keep_no_break: bool = False) -> list:
     """An XHTML page of the Debian handbook -> the texts of its div.para elements (lists, sidebars and
     tables included), in page order; headings, navigation, pre blocks are not paragraphs; inline code that is
     not a plain word (``apt``, ``apt-get`` stay; ``/etc/apt``, ``apt update`` go) becomes CODE."""
-    parser = _Paragraphs()
+    parser = _Paragraphs(keep_no_break)
     parser.feed(page)
     parser.close()
     return parser.paragraphs
@@ -172,7 +179,7 @@ def keep_sentences(paragraph: str, zh: bool = False) -> str:
 W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
-def docx_paragraphs(data: bytes) -> list:
+def docx_paragraphs(data: bytes, keep_no_break: bool = False) -> list:
     """A .docx file's bytes -> [(style or None, text)], one per w:p of word/document.xml in order; runs
     joined, tabs and line breaks as spaces; deleted (tracked) text left out."""
     root = ElementTree.fromstring(zipfile.ZipFile(io.BytesIO(data)).read("word/document.xml"))
@@ -181,7 +188,7 @@ def docx_paragraphs(data: bytes) -> list:
         style = p.find(f"{W}pPr/{W}pStyle")
         parts = [(e.text or "") if e.tag == W + "t" else " " for e in p.iter() if e.tag in (W + "t", W + "tab",
                                                                                               W + "br", W + "cr")]
-        paragraphs.append((style.get(W + "val") if style is not None else None, " ".join("".join(parts).split())))
+        paragraphs.append((style.get(W + "val") if style is not None else None, squeeze("".join(parts), keep_no_break)))
     return paragraphs
 
 

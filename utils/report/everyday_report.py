@@ -11,7 +11,8 @@ lines by --model_path, or by --switch_model where the tasks include disf (predic
 models/switch_en); lines in other languages by --multilingual_model (predict.py does not choose a model by
 language, its user gives --model_path models/multilingual; here the record's lang does). Prints the pass
 rate per part (A, B; C is the held-aside check nobody tunes on) and overall, the same per language, and the
-failures per category.
+failures per category. --no-editor_rules decodes without the editor's rules (``line_rules.EDITOR_RULES``):
+what the models get right alone, beside what the rules add.
 """
 import json
 import os
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from gector_punct.scoring.everyday import category, pass_rates, read_records, violations
 from gector_punct.text.files import atomic_write
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
+from gector_punct.prediction.line_rules import MODEL_RULES
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, shipped_model
@@ -102,6 +104,9 @@ class EverydayFlags(Settings):
     json: str | None = flag(None, "write the figures and every output as JSON to this file (the flag alone: to "
                                   "stdout, instead of text)", bare="-")
     show_failures: bool = flag(False, "print each failing line: its input, the output and what it violated")
+    editor_rules: bool = flag(True, "decode with the editor's rules (line_rules.EDITOR_RULES: greetings, thanks, "
+                                    "question fragments, English questions and clauses, spoken numbers, addresses); "
+                                    "off: what the models decide alone (MODEL_RULES)")
     fragments: bool = reused(PredictionSettings, "fragments")
     engine: str = reused(PredictionSettings, "engine")
     precision: str | None = reused(PredictionSettings, "precision")
@@ -119,12 +124,15 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     records = read_records(args.file)
     options = {"precision": args.precision} if args.engine == "onnx" else {}
+    if not args.editor_rules:
+        options["rules"] = MODEL_RULES
     outputs = restore_records(records, args.model_path, args.switch_model, args.multilingual_model,
                               device=args.device, batch_size=args.batch_size, fragments=args.fragments,
                               engine=args.engine, **options)
     summary = summarise(records, outputs)
     summary["models"] = {"english": args.model_path, "switch": args.switch_model,
-                         "multilingual": args.multilingual_model, "fragments": args.fragments}
+                         "multilingual": args.multilingual_model, "fragments": args.fragments,
+                         "editor_rules": args.editor_rules}
     if args.json:
         with atomic_write(args.json) as out:
             json.dump(summary, out, indent=2, ensure_ascii=False)
