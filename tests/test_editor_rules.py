@@ -206,6 +206,14 @@ def test_a_spanish_exclamation_opens_with_its_mark_as_a_question_does():
     words = "hola amigo".split()
     tags = [Tag(prepend="¡", case=CAPITAL), Tag(append=".")]
     assert written(pair_openings(line_of(words, tags))) == "Hola amigo."
+    words = "has visto mi correo de esta mañana".split()  # no question word, no likely ¿: its words are Spanish
+    tags = [Tag(case=CAPITAL), Tag(), Tag(), Tag(), Tag(), Tag(), Tag(append="?")]
+    opening = [0.04, 0.01, 0, 0, 0, 0, 0]
+    assert written(pair_openings(line_of(words, tags, question_opening=opening))) == \
+        "¿Has visto mi correo de esta mañana?"
+    words = "hai visto la mia mail".split()  # Italian: no opening
+    tags = [Tag(case=CAPITAL), Tag(), Tag(), Tag(), Tag(append="?")]
+    assert written(pair_openings(line_of(words, tags, question_opening=opening[:5]))) == "Hai visto la mia mail?"
 
 
 def test_a_question_by_its_word_order_takes_a_question_mark():

@@ -249,3 +249,11 @@ def test_labelled_sentences_leave_the_train_text_not_the_dev_text(tmp_path, monk
     assert ":" not in texts[False]["train"] and "Memoria:" in texts[True]["train"]
     assert "Si va avanti piano" in texts[False]["train"]
     assert texts[False]["dev"] == texts[True]["dev"] and "Memoria:" in texts[False]["dev"]
+
+
+def test_italian_ascii_accents_are_mended_after_an_elision_too():
+    """fortunes-it writes è as e': ``c'e'``, ``dov'e'``, ``l'eta'`` stayed unmended after the elided word
+    (196 ``c'e'`` in the Italian training text) and taught the model to write ``dov'è'``."""
+    from gector_punct_data.corpora.multitext import mend_italian
+    assert mend_italian("c'e' un po' di gente, dov'e' l'eta' dell'unita'?") == "c'è un po' di gente, dov'è l'età dell'unità?"
+    assert mend_italian("E' vero perche' e' 'casa' sua") == "È vero perché è 'casa' sua"  # a quoted word stays

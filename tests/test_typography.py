@@ -74,3 +74,15 @@ def test_the_spacing_report_tells_the_forms_apart():
     assert counts["?", "no-break"] == counts["!", "space"] == counts[":", "none"] == 1
     assert counts["«", "no-break"] == counts["»", "no-break"] == counts[";", "narrow no-break"] == 1
     assert squeeze(f" a \n b{NB}? ", keep_no_break=True) == f"a b{NB}?" and squeeze(f"a{NB}?") == "a ?"
+
+
+def test_a_set_french_line_scores_as_its_plain_form(tmp_path):
+    """The scorer reads ``viens\u00a0?`` as the word ``viens`` with a ``?`` (utils/evaluate.py on predict.py's
+    French output; it stopped with 'different words' when the no-break space split the line)."""
+    from gector_punct.scoring.metrics import labels_from_files
+    ref, plain, set_ = tmp_path / "ref.txt", tmp_path / "plain.txt", tmp_path / "set.txt"
+    ref.write_text("Il a dit: « Bonjour ». Tu viens ce soir? Oui.\n", encoding="utf-8")
+    plain.write_text("Il a dit: «Bonjour». Tu viens ce soir. Oui?\n", encoding="utf-8")
+    set_.write_text(" ".join(typeset(plain.read_text(encoding="utf-8").split(), "french")) + "\n", encoding="utf-8")
+    assert NB in set_.read_text(encoding="utf-8")
+    assert labels_from_files(str(ref), str(set_)) == labels_from_files(str(ref), str(plain))

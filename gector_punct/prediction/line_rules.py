@@ -36,7 +36,7 @@ from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.existing import QUOTE_PAIRS, pair_added_quotes, word_kind
 from gector_punct.text.repeats import core as _core, repeated_words
 from gector_punct.text.sentences import ELLIPSES, INVERTED, SENTENCE_MARKS, ends_sentence
-from gector_punct.text.speech import MONTHS, SPANISH_QUESTION_WORDS, asks_in_chinese, code_letter, spoken_numbers
+from gector_punct.text.speech import MONTHS, asks_in_chinese, code_letter, is_spanish, spoken_numbers
 from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, NONE_CONTEXT, START_CONTEXT, Tag, capitalise_sentence_starts,
                                     mark_context)
 from gector_punct.text.units import narrow_marks, split_edges, starts_lower
@@ -207,9 +207,9 @@ def pair_openings(line: Line) -> Line:
     """Spanish writes a question between ``¿`` and ``?`` and an exclamation between ``¡`` and ``!``
     (``sentences.INVERTED``): in a Spanish line, a sentence the tags close with ``?`` (``!``) and open with no
     ``¿`` (``¡``) gets one before its word likeliest to take it (``Evidence.question_opening``,
-    ``exclamation_opening``). A line is Spanish when a sentence it closes with ``?`` or ``!`` has an opening
-    already, a word at least ``DecodeConfig.question_opening`` likely to take one, or a Spanish question word
-    (``speech.SPANISH_QUESTION_WORDS``: ``qué``, ``cuántos``): then every question and exclamation of it opens.
+    ``exclamation_opening``). A line is Spanish when its words say so (``speech.is_spanish``: ``qué``,
+    ``tienes``, ``mañana``), or when a sentence it closes with ``?`` or ``!`` has an opening already or a word at
+    least ``DecodeConfig.question_opening`` likely to take one: then every question and exclamation of it opens.
     An opening in a sentence that the tags end otherwise is dropped. A sentence still open at the line's end
     (a line cut mid-sentence) is left as it is."""
     tags, threshold = line.tags, line.reading.config.question_opening
@@ -222,14 +222,14 @@ def pair_openings(line: Line) -> Line:
             closing = [c for c in narrow_marks(tag.append) if c in SENTENCE_MARKS][-1:]  # its last . ? or !
             spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "".join(closing)))
             start = k + 1
-    spanish = any(any(o in tags[j].prepend for o in INVERTED.values()) or likely[mark][j] >= threshold
-                  or _core(line.words[j]) in SPANISH_QUESTION_WORDS
-                  for span, mark in spans if mark in INVERTED for j in span)
+    spanish = is_spanish([_core(w) for w in line.words]) or any(
+        any(o in tags[j].prepend for o in INVERTED.values()) or likely[mark][j] >= threshold
+        for span, mark in spans if mark in INVERTED for j in span)
     for span, mark in spans:
         for closes, opening in INVERTED.items():
             opened = [j for j in span if opening in out[j].prepend]
-            if mark == closes and not opened and spanish:
-                best = max(span, key=lambda j: likely[closes][j])
+            best = max(span, key=lambda j: likely[closes][j])
+            if mark == closes and not opened and spanish and likely[closes][best] > 0:  # a label set without it: none
                 out[best] = replace(out[best], prepend=opening + out[best].prepend)
             elif opened and mark != closes:
                 for j in opened:

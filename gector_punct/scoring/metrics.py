@@ -18,6 +18,7 @@ from gector_punct.scoring.iwslt import IWSLT_CLASSES, IWSLT_MAP, label_class, la
 from gector_punct.text.files import InputError, read_all_lines
 from gector_punct.text.sentences import ends_sentence, undotted
 from gector_punct.text.tags import CAPITAL, KEEP, LOWER, UPPER, case_tag, looks_cased
+from gector_punct.text.typography import attach_spaced_marks
 from gector_punct.text.units import split_edges
 from gector_punct.text.units import split_units
 
@@ -72,7 +73,7 @@ def labels_from_files(reference: str, prediction: str, mapping: dict[str, str] =
     first = read_all_lines(reference)[:50]
     if first and all("\t" in line for line in first if line.strip()):
         pairs = read_tsv(reference)
-        pred_words = [w for line in pred_lines for w in line.split()]
+        pred_words = [w for line in pred_lines for w in scored_words(line)]
         for k, ((token, _), word) in enumerate(zip(pairs, pred_words)):
             if _core(token) != _core(word):
                 raise InputError(f"{prediction}: word {k + 1} is {word!r} but {reference} has {token!r}")
@@ -86,9 +87,7 @@ def labels_from_files(reference: str, prediction: str, mapping: dict[str, str] =
     cased = looks_cased(ref_lines) if cased is None else cased
     ref, pred = [], []
     for number, (r, p) in enumerate(zip(ref_lines, pred_lines), start=1):
-        r_words, p_words = split_units(r), split_units(p)
-        # Marks standing alone in the reference ("York , USA") belong to the word before them.
-        r_words = _attach_marks(r_words)
+        r_words, p_words = scored_words(r), scored_words(p)
         if [_core(w) for w in r_words] != [_core(w) for w in p_words]:
             raise InputError(f"{reference}:{number} and {prediction}:{number} have different words")
         ref.extend(labels_from_words(r_words, cased, mapping))
@@ -101,7 +100,7 @@ def given_marks(source: str, mapping: dict[str, str] = IWSLT_MAP) -> list[tuple[
     upper-case letter). Words of a marks-only token count with the word before them."""
     out = []
     for line in read_all_lines(source):
-        for word in _attach_marks(split_units(line)):
+        for word in scored_words(line):
             core = split_edges(word)[1]
             out.append((punct_class(split_edges(word)[2], mapping) != "O", core != core.lower()))
     return out
@@ -122,9 +121,12 @@ def added_only(reference: list[WordLabel], prediction: list[WordLabel],
     return ref, pred
 
 
-def _attach_marks(words: list[str]) -> list[str]:
+def scored_words(line: str) -> list[str]:
+    """A reference's or a prediction's line as the words scored: marks standing alone belong to a word, as
+    they are typed (``York , USA``) and as French is set (``viens\u00a0?``, ``«\u00a0Bonjour``:
+    ``typography.attach_spaced_marks``); any other unit of marks alone to the word before it."""
     out: list[str] = []
-    for word in words:
+    for word in attach_spaced_marks(split_units(line))[0]:
         if not split_edges(word)[1] and out:
             out[-1] += word
         else:

@@ -27,6 +27,8 @@ without its ``¿`` (``Qué hora es?``).
   吗, 呢) or an A-not-A form (``CHINESE_A_NOT_A``: 要不要), unless a verb reports it (``CHINESE_REPORTING``:
   我不知道他要什么). ``CONDITIONAL_OPENERS``: ``should`` and ``were`` open a condition by inversion (``should
   you need help, ...``), not a question, when a pause follows.
+* ``is_spanish(cores)``: the line has a word of ``SPANISH_MARKERS`` (the question words and common words only
+  Spanish has) or a word with ``ñ``, and no English one.
 * ``SPANISH_QUESTION_WORDS``: the accented interrogatives (``qué``, ``cuántos``), Spanish alone among the
   languages read: a sentence that asks with one of them is a Spanish question and opens with ``¿``.
 """
@@ -88,6 +90,11 @@ SUBORDINATORS = frozenset("before after when whenever while if unless until once
 SUBORDINATOR_PHRASES = (("as", "soon", "as"), ("as", "long", "as"), ("even", "if"), ("even", "though"))
 SPANISH_QUESTION_WORDS = frozenset("""qué quién quiénes cuál cuáles cuánto cuánta cuántos cuántas cómo dónde adónde
 cuándo""".split())
+# Common Spanish words that are no word of the other languages read here (en, fr, it, de): with a question word,
+# or any word with ñ, they say a line is Spanish (``is_spanish``).
+SPANISH_MARKERS = SPANISH_QUESTION_WORDS | frozenset("""el los las y es está están estás esta este estos eso
+usted ustedes también muy pero para por porque hay tiene tienes tengo puedes puede podemos quiero hacer gracias
+hola bueno buenos buenas ahora aquí hoy mañana nada algo señor señora vamos sí""".split())
 
 
 def _head(core: str) -> str:
@@ -185,6 +192,12 @@ def is_english(cores: list[str]) -> bool:
 def is_french(cores: list[str]) -> bool:
     """Whether a line's words hold a word of ``FRENCH_MARKERS`` and no English one (``is_english``)."""
     return any(c in FRENCH_MARKERS for c in cores) and not is_english(cores)
+
+
+def is_spanish(cores: list[str]) -> bool:
+    """Whether a line's words hold a word of ``SPANISH_MARKERS`` or one with ``ñ``, and no English one
+    (``is_english``): its questions and exclamations open with ``¿`` ``¡`` (``line_rules.pair_openings``)."""
+    return any(c in SPANISH_MARKERS or "ñ" in c for c in cores) and not is_english(cores)
 
 
 def subordinate(cores: list[str], most: int) -> bool:

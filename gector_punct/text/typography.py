@@ -54,11 +54,13 @@ ATTACH_BACK = set(SPACED_BEFORE + ",.…")  # a unit of these alone is its previ
 ATTACH_FORWARD = set(SPACED_AFTER + "¿¡")  # and of these, its next word's
 
 
-def attach_spaced_marks(units: list[str], spacing: list[bool]) -> tuple[list[str], list[bool]]:
+def attach_spaced_marks(units: list[str], spacing: list[bool] | None = None) -> tuple[list[str], list[bool]]:
     """A line's units (``units.split_units``) and spaces before them, with each unit of marks set apart by a
     space (``Tu viens ? Oui , je``, ``« Bonjour »``: French as it is typed, or as ``typeset`` wrote it) made
     part of its word: ``? , . : ; ! » …`` of the word before, ``« ¿ ¡`` of the word after. The words then
-    keep their marks as the tagger reads them (none added beside them) and the writer spaces them anew."""
+    keep their marks as the tagger reads them (none added beside them) and the writer spaces them anew.
+    ``spacing`` None: a space before every unit but the first."""
+    spacing = [k > 0 for k in range(len(units))] if spacing is None else spacing
     out, gaps, carry = [], [], ""
     for unit, space in zip(units, spacing):
         if out and not carry and set(unit) <= ATTACH_BACK:

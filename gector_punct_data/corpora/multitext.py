@@ -194,7 +194,8 @@ def docx_paragraphs(data: bytes, keep_no_break: bool = False) -> list:
 
 def mend_italian(text: str) -> str:
     """Old ASCII Italian: a word-final vowel + apostrophe (``e'`` ``piu'`` ``perche'``) -> the accented vowel
-    (è, più, perché); ``po'`` ``mo'`` ``de'`` ``be'`` stay (true elisions); ``E'`` -> È."""
+    (è, più, perché), after an elision too (``c'e'`` ``dov'e'`` ``l'eta'`` -> c'è, dov'è, l'età); ``po'``
+    ``mo'`` ``de'`` ``be'`` stay (true elisions); ``E'`` -> È; a word in single quotes (``'casa'``) stays."""
     def mend(match):
         word = match.group(1)
         if word.lower() in ("po", "mo", "de", "be", "to", "va", "fa", "sta", "da", "di"):
@@ -202,7 +203,7 @@ def mend_italian(text: str) -> str:
         if re.search(r"(?:ch|n|s)e$", word) and word.lower() not in ("e",):
             return word[:-1] + "é"
         return word[:-1] + "àèìòùÀÈÌÒÙ"["aeiouAEIOU".index(word[-1])]
-    return re.sub(r"(?<![\w'])(\w*[aeiouAEIOU])'(?!\w)", mend, text)
+    return re.sub(r"(?:(?<=\w')|(?<![\w']))(\w*[aeiouAEIOU])'(?!\w)", mend, text)
 
 
 def balanced(text: str) -> bool:
