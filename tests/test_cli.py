@@ -12,7 +12,8 @@ SCRIPTS = ["train.py", "predict.py", "serve.py", "utils/bench/load_test.py", "ut
            "utils/make_source.py", "utils/evaluate.py", "utils/data/tsv_to_text.py", "utils/data/prepare_default_data.py",
            "utils/report/ngram_overlap.py", "utils/predict_ray.py", "utils/bench/benchmark_ray.py", "utils/bench/capacity.py",
            "utils/bench/batch_dependence.py", "utils/report/fit_confidence.py", "utils/report/mark_rates.py",
-           "utils/bench/benchmark_review.py", "utils/report/french_spacing.py"]
+           "utils/bench/benchmark_review.py", "utils/report/french_spacing.py",
+           "utils/report/word_labels.py"]
 
 
 def run(*args, stdin=None, check=True):
@@ -104,3 +105,11 @@ def test_evaluate_folds_a_tsv_references_labels_as_it_folds_marks(tmp_path):
     assert report["boundary"]["BOUNDARY"]["f1"] == 100 and report["boundary"]["BOUNDARY"]["support"] == 2
     own = json.loads(run(*args, "--map", "!=EXCLAMATION", "--classes", "PERIOD", "EXCLAMATION").stdout)
     assert own["punct"]["EXCLAMATION"]["f1"] == own["punct"]["PERIOD"]["f1"] == 100
+
+
+def test_word_labels_explains_every_word():
+    """utils/report/word_labels.py: per word, the tag decided and each head's likeliest labels."""
+    out = run("utils/report/word_labels.py", "--input_file", "-", "--top", "2", "--threads", "1",
+              stdin="my email is john dot smith at gmail dot com\n").stdout.splitlines()
+    assert out[0] == "# my email is john dot smith at gmail dot com" and len(out) == 11
+    assert out[1].startswith("my ") and "punct: $" in out[1] and "| case: $" in out[1]

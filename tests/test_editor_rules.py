@@ -211,6 +211,10 @@ def test_a_spanish_exclamation_opens_with_its_mark_as_a_question_does():
     opening = [0.04, 0.01, 0, 0, 0, 0, 0]
     assert written(pair_openings(line_of(words, tags, question_opening=opening))) == \
         "¿Has visto mi correo de esta mañana?"
+    for text in ("wie spät ist es", "il y a un problème", "was ist los"):  # German and French: no opening
+        words = text.split()
+        tags = [Tag(case=CAPITAL)] + [Tag()] * (len(words) - 2) + [Tag(append="?")]
+        assert "¿" not in written(pair_openings(line_of(words, tags, question_opening=[0.04] * len(words))))
     words = "hai visto la mia mail".split()  # Italian: no opening
     tags = [Tag(case=CAPITAL), Tag(), Tag(), Tag(), Tag(append="?")]
     assert written(pair_openings(line_of(words, tags, question_opening=opening[:5]))) == "Hai visto la mia mail?"

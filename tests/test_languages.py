@@ -229,7 +229,7 @@ def test_builder_end_to_end(tmp_path, monkeypatch):
 def test_labelled_sentences_leave_the_train_text_not_the_dev_text(tmp_path, monkeypatch):
     """Issue 49: the Italian training text taught colons after a sentence's first word (``Memoria: La``,
     ``Bill Gates: un uomo``) that the model wrote into speech (``Mi: chiamo``). The builder drops such
-    sentences from train text (--keep_labels keeps them) and draws the dev lines alike either way."""
+    sentences from train text with --drop_labels and draws the dev lines alike either way."""
     from gector_punct_data.corpora.clean import label_colons, without_labelled_sentences
     words = "Memoria: La probabilità è alta. Ecco cosa ti ho detto: niente. Bill Gates: un uomo.".split()
     assert [w for w, label in zip(words, label_colons(words)) if label] == ["Memoria:", "Gates:"]
@@ -240,12 +240,12 @@ def test_labelled_sentences_leave_the_train_text_not_the_dev_text(tmp_path, monk
                 "Bill Gates: un uomo, un bug davvero. Dunque andiamo tutti a casa adesso."] * 20
     registry = {"it_fake": lg.MultiSource("it_fake", "g", "l", None, it_docs, language="it", heldout=0.5)}
     monkeypatch.setattr(prepare, "MULTI_REGISTRY", registry)
-    texts = {}
-    for keep in ([], ["--keep_labels"]):
-        out = tmp_path / f"out{len(keep)}"
+    texts = {}  # labels kept -> part -> text
+    for drop in (["--drop_labels"], []):
+        out = tmp_path / f"out{len(drop)}"
         assert prepare.main(["--out_dir", str(out), "--cache_dir", str(tmp_path / "c"), "--languages", "it",
-                             "--min_words", "4", "--max_words_line", "8", *keep]) == 0
-        texts[bool(keep)] = {part: (out / f"it.{part}.tgt").read_text(encoding="utf-8") for part in ("train", "dev")}
+                             "--min_words", "4", "--max_words_line", "8", *drop]) == 0
+        texts[not drop] = {part: (out / f"it.{part}.tgt").read_text(encoding="utf-8") for part in ("train", "dev")}
     assert ":" not in texts[False]["train"] and "Memoria:" in texts[True]["train"]
     assert "Si va avanti piano" in texts[False]["train"]
     assert texts[False]["dev"] == texts[True]["dev"] and "Memoria:" in texts[False]["dev"]

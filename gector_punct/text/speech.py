@@ -90,9 +90,10 @@ SUBORDINATORS = frozenset("before after when whenever while if unless until once
 SUBORDINATOR_PHRASES = (("as", "soon", "as"), ("as", "long", "as"), ("even", "if"), ("even", "though"))
 SPANISH_QUESTION_WORDS = frozenset("""qué quién quiénes cuál cuáles cuánto cuánta cuántos cuántas cómo dónde adónde
 cuándo""".split())
-# Common Spanish words that are no word of the other languages read here (en, fr, it, de): with a question word,
-# or any word with ñ, they say a line is Spanish (``is_spanish``).
-SPANISH_MARKERS = SPANISH_QUESTION_WORDS | frozenset("""el los las y es está están estás esta este estos eso
+# Common Spanish words that are no word of the other languages read here (en, fr, it, de; not ``es``, German
+# too, nor ``y``, French's ``il y a``): with a question word, or any word with ñ, they say a line is Spanish
+# (``is_spanish``).
+SPANISH_MARKERS = SPANISH_QUESTION_WORDS | frozenset("""el está están estás esta este estos eso
 usted ustedes también muy pero para por porque hay tiene tienes tengo puedes puede podemos quiero hacer gracias
 hola bueno buenos buenas ahora aquí hoy mañana nada algo señor señora vamos sí""".split())
 

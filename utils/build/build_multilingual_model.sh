@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Rebuild models/multilingual/ from the registries: data, preprocessing, training, compression, evaluation.
 #   bash utils/build/build_multilingual_model.sh [WORKDIR]
-# (text builder 37 s with its packages cached; training about 3 hours 45 minutes on 2 CPU cores: stages 1-5
-# take 83, 36, 33, 38 and 35 minutes; stages 3 and 4 run two seeds side by side at one thread each)
+# (text builder 37 s with its packages cached; training about 3 hours 10 minutes on 2 CPU cores: stages 1-4
+# take 83, 36, 33 and 38 minutes; stages 3 and 4 run two seeds side by side at one thread each)
 # Data: utils/data/prepare_multilingual_data.py (zh: Mandarin TED, news, reviews, and written Cantonese; fr, de, es,
 # it; sources and cleaning in gector_punct_data/corpora/languages.py, data card WORKDIR/data/stats.json), the English of the default model
 # (TED transcripts and cased speech-like text, utils/build/build_default_model.sh's first steps), and the French
@@ -13,10 +13,7 @@ cd "$(dirname "$0")/../.."
 W=${1:-work/multilingual}
 D=$W/data
 mkdir -p "$W/sel"
-# Stages 1-4 read the text with its labelled sentences (--keep_labels), as the shipped model's did; stage 5 reads
-# it without them (WORKDIR/clean: the same documents and dev lines).
-python utils/data/prepare_multilingual_data.py --out_dir "$D" --cache_dir "$W/cache" --seed 1 --keep_labels
-python utils/data/prepare_multilingual_data.py --out_dir "$W/clean" --cache_dir "$W/cache" --seed 1
+python utils/data/prepare_multilingual_data.py --out_dir "$D" --cache_dir "$W/cache" --seed 1
 # The Mandarin TED part of the Chinese dev lines alone (the same lines: each source's cuts have their own seed).
 python utils/data/prepare_multilingual_data.py --out_dir "$W/zh_ted" --cache_dir "$W/cache" --seed 1 --languages zh \
   --sources iwslt_zh
@@ -30,8 +27,6 @@ for l in zh fr de es it; do
   for part in train dev; do
     python utils/preprocess_data.py -s "$D/$l.$part.src" -t "$D/$l.$part.tgt" -o "$D/$l.$part.tagged" --skip_bad
   done
-  python utils/preprocess_data.py -s "$W/clean/$l.train.src" -t "$W/clean/$l.train.tgt" \
-    -o "$W/clean/$l.train.tagged" --skip_bad
 done
 for name in ted cased; do
   python utils/preprocess_data.py -s "$W/$name.dev.src" -t "$W/$name.dev.tgt" -o "$W/$name.dev.tagged"
@@ -83,16 +78,7 @@ STAGE4=$W/zh_big/zh.train.tagged,$D/fr.train.tagged,$D/de.train.tagged,$D/es.tra
 STAGE4=$STAGE4,$W/ted_long.train.tagged,$W/cased_long.train.tagged
 two_seeds zh_stage4 "$W/zh_stage3_avg" "$STAGE4"
 export OMP_NUM_THREADS=2
-python utils/build/compress_model.py --model_path "$W/zh_stage4_avg" --output "$W/stage4_compact" "${COMPRESS[@]}"
-# Stage 5: 3 x 600 updates at 1e-4 on the text without its labelled sentences (a colon after a sentence's
-# first or second word: ``Memoria: La probabilità``; the model had learnt to write ``Mi: chiamo``), Spanish and
-# Italian lines drawn twice as often.
-C=$W/clean
-STAGE5=$C/zh.train.tagged,$C/fr.train.tagged,$C/de.train.tagged,$C/es.train.tagged,$C/es.train.tagged
-STAGE5=$STAGE5,$C/it.train.tagged,$C/it.train.tagged,$W/ted_long.train.tagged,$W/cased_long.train.tagged
-python train.py --config configs/multilingual.json --init_model "$W/stage4_compact" --n_epoch 3 --lr 1e-4 \
-  --train_set "$STAGE5" --dev_set "$DEV" --model_dir "$W/clean_stage" --resume 1
-python utils/build/compress_model.py --model_path "$W/clean_stage/best" --output models/multilingual.new "${COMPRESS[@]}"
+python utils/build/compress_model.py --model_path "$W/zh_stage4_avg" --output models/multilingual.new "${COMPRESS[@]}"
 # Decoding adds 0.15 to $KEEP: chosen from 0, 0.15, 0.3 by the mean punctuation F1 over the selection lines
 # (utils/report/evaluate_languages.py on the first 150 dev lines of each set, --predict_args "--additional_confidence B").
 # question_opening stays at its default, 0.5.

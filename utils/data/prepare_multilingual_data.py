@@ -16,9 +16,9 @@ lines of --min_words..--max_words_line words (Chinese: --zh_scale times as many 
 points, and a --whole share of them at the sentence end nearest the drawn length. The last --heldout
 fraction of each source's documents (whole documents) is dev (iwslt_zh: its own share, in the registry);
 public_meetings_dev (the held-apart French
-meetings) is dev only, public_meetings (the other meetings) train only. Train text (not Chinese) loses its
-sentences with a label's colon (``Memoria: La probabilità``; --keep_labels keeps them): speech has none,
-and a model taught them writes ``Mi: chiamo``. Per language the train text is
+meetings) is dev only, public_meetings (the other meetings) train only. With --drop_labels the train text
+(not Chinese) loses its sentences with a label's colon (``Memoria: La probabilità``: speech has none); the dev
+lines are drawn alike either way. Per language the train text is
 capped at --max_words words (--zh_max_units characters for Chinese): the sources share the cap evenly, a
 small source keeping all of its text and leaving the rest to the others; a capped source keeps a seeded
 random subset of its documents, in order, and its dev part shrinks in the same ratio. Identical lines are
@@ -95,8 +95,9 @@ class PrepareMultilingualFlags(Settings):
     max_words_line: int = flag(40, "longest line, in words, at least --min_words", min=1)
     zh_scale: float = flag(2.5, "Chinese line lengths in characters = this times the word lengths", above=0)
     whole: float = flag(0.3, "share of lines cut at a sentence end instead of anywhere", min=0, max=1)
-    keep_labels: bool = flag(False, "keep the train text's sentences with a label's colon (after a sentence's "
-                             "first or second word: headings, speaker names; clean.label_colons); dev keeps them")
+    drop_labels: bool = flag(False, "leave out of the train text its sentences with a label's colon (after a "
+                             "sentence's first or second word: headings, speaker names; clean.label_colons); dev "
+                             "keeps them")
 
     @property
     def langs(self) -> list[str]:
@@ -217,7 +218,7 @@ def build_language(lang: str, names: list, docs: dict, args) -> tuple:
             read, rng = part[split], random.Random(f"{args.seed}/{name}/{split}")
             kept = read if split == "dev" and source.dev_only else subsample(read, ratio, rng)
             before = sum(map(len, kept))
-            if split == "train" and not chinese and not args.keep_labels:
+            if split == "train" and not chinese and args.drop_labels:
                 kept = [units for units in map(without_labelled_sentences, kept) if units]
             cuts = [line for units in kept for line in cut(units, rng, lo, hi, args.whole, chinese)]
             lines[split].extend((line, name) for line in cuts)

@@ -18,7 +18,8 @@ from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.prediction.loading import load_punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.text.files import read_all_lines
-from gector_punct.text.units import narrow_marks, split_units
+from gector_punct.scoring.metrics import scored_words
+from gector_punct.text.units import narrow_marks
 from gector_punct_data.corpora.clean import label_colons
 from gector_punct_data.script import named_values, run_script
 
@@ -38,7 +39,7 @@ def rates(lines: list[str]) -> tuple[dict[str, float], int]:
     """Per mark, its count per 1,000 units of ``lines``; and the units."""
     counts, units = Counter(), 0
     for line in lines:
-        line_units = split_units(line)
+        line_units = scored_words(line)  # French-set marks (``viens\u00a0?``) counted with their word
         units += len(line_units)
         counts.update(ch for unit in line_units for ch in narrow_marks(unit) if ch in MARKS)
     return {m: 1000 * counts[m] / max(units, 1) for m in MARKS}, units
@@ -49,7 +50,7 @@ def early_colons(lines: list[str]) -> float:
     1,000 units: a speaker's sentence seldom has one."""
     found, units = 0, 0
     for line in lines:
-        line_units = split_units(line)
+        line_units = scored_words(line)
         units += len(line_units)
         found += sum(label_colons(line_units))
     return 1000 * found / max(units, 1)
