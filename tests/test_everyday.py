@@ -119,7 +119,8 @@ def test_the_report_can_leave_the_editors_rules_out():
     a greeting's comma is a rule's (greet_with_commas), so it goes; a Spanish ¿ is a convention's, so it stays."""
     from gector_punct.prediction.line_rules import EDITOR_RULES, LINE_RULES, MODEL_RULES
     assert set(MODEL_RULES) | set(EDITOR_RULES) == set(LINE_RULES) and not set(MODEL_RULES) & set(EDITOR_RULES)
-    records = [{"id": "fr-01", "part": "A", "lang": "fr", "tasks": "punc", "input": "bonjour à tous merci d'être venus"},
+    records = [{"id": "fr-01", "part": "A", "lang": "fr", "tasks": "punc",
+                "input": "bonjour à tous merci d'être venus"},
                {"id": "es-01", "part": "A", "lang": "es", "tasks": "punc", "input": "qué hora es"}]
     with_rules = everyday_report.restore_records(records, [DEFAULT_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL])
     without = everyday_report.restore_records(records, [DEFAULT_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL],

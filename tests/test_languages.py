@@ -255,5 +255,6 @@ def test_italian_ascii_accents_are_mended_after_an_elision_too():
     """fortunes-it writes è as e': ``c'e'``, ``dov'e'``, ``l'eta'`` stayed unmended after the elided word
     (196 ``c'e'`` in the Italian training text) and taught the model to write ``dov'è'``."""
     from gector_punct_data.corpora.multitext import mend_italian
-    assert mend_italian("c'e' un po' di gente, dov'e' l'eta' dell'unita'?") == "c'è un po' di gente, dov'è l'età dell'unità?"
+    assert mend_italian("c'e' un po' di gente, dov'e' l'eta' dell'unita'?") == \
+        "c'è un po' di gente, dov'è l'età dell'unità?"
     assert mend_italian("E' vero perche' e' 'casa' sua") == "È vero perché è 'casa' sua"  # a quoted word stays

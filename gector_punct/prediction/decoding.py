@@ -26,7 +26,8 @@ from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 from gector_punct.prediction.decoded_line import Evidence, Line, Reading, decide
 from gector_punct.prediction.line_rules import LINE_RULES, WORD_RULES
 from gector_punct.text.case_forms import CaseForms
-from gector_punct.text.sentences import INVERTED_EXCLAMATION, INVERTED_QUESTION, SENTENCE_MARKS, ends_sentence, trails_off
+from gector_punct.text.sentences import (INVERTED_EXCLAMATION, INVERTED_QUESTION, SENTENCE_MARKS, ends_sentence,
+                                          trails_off)
 from gector_punct.text.tags import DELETE, KEEP, Tag
 from gector_punct.text.units import narrow_marks, split_edges
 

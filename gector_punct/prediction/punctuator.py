@@ -69,6 +69,8 @@ class Punctuator:
     ``max_len``, ``tasks``, ``device`` (the onnx engine's: the CPU), ``quantize`` (torch engine), ``audio_cache``,
     ``skip_bad_audio``, ``case_forms``
     (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
+    ``typography`` (how the written lines space their marks: ``typography.typeset``), ``rules`` (the line
+    rules decoding runs; None: ``line_rules.LINE_RULES``),
     ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
     recognisers emit them (``line_rules.close_utterance``: its first word starts upper-case, its last word
     ends a sentence with the mark the model likes best); with ``fragments=True`` lines are pieces of a

@@ -188,7 +188,8 @@ def docx_paragraphs(data: bytes, keep_no_break: bool = False) -> list:
         style = p.find(f"{W}pPr/{W}pStyle")
         parts = [(e.text or "") if e.tag == W + "t" else " " for e in p.iter() if e.tag in (W + "t", W + "tab",
                                                                                               W + "br", W + "cr")]
-        paragraphs.append((style.get(W + "val") if style is not None else None, squeeze("".join(parts), keep_no_break)))
+        text = squeeze("".join(parts), keep_no_break)
+        paragraphs.append((style.get(W + "val") if style is not None else None, text))
     return paragraphs
 
 

@@ -46,9 +46,11 @@ def spacing_counts(texts: list[str]) -> Counter:
 
 def meeting_texts(cache_dir: str) -> list[str]:
     wheel = fetch(MEETINGS, cache_dir)
-    return [text for meeting in meeting_ids(wheel)
-            for style, text in mt.docx_paragraphs(wheel.read(f"public_meetings/data/{meeting}.docx"), keep_no_break=True)
-            if style in MEETING_STYLES]
+    texts = []
+    for meeting in meeting_ids(wheel):
+        paragraphs = mt.docx_paragraphs(wheel.read(f"public_meetings/data/{meeting}.docx"), keep_no_break=True)
+        texts.extend(text for style, text in paragraphs if style in MEETING_STYLES)
+    return texts
 
 
 def handbook_texts(cache_dir: str) -> list[str]:
