@@ -8,6 +8,8 @@
 # (TED transcripts and cased speech-like text, utils/build/build_default_model.sh's first steps), and the French
 # real-ASR test set of 4 held-apart meetings (utils/data/prepare_french_asr.py; test only).
 # Encoder: multilingual-e5-small, built once from the pip packages in requirements.txt (gector_punct/encoders/pip_e5.py).
+# Since 2026-12-06 the text builder draws each part's lines with its own generator and mends Italian accents after
+# an elision (c'e' -> c'è): a rebuild reads other lines of the same documents than the shipped model did.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 W=${1:-work/multilingual}
