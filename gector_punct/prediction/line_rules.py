@@ -228,9 +228,10 @@ def pair_openings(line: Line) -> Line:
     for span, mark in spans:
         for closes, opening in INVERTED.items():
             opened = [j for j in span if opening in out[j].prepend]
-            best = max(span, key=lambda j: likely[closes][j])
-            if mark == closes and not opened and spanish and likely[closes][best] > 0:  # a label set without it: none
-                out[best] = replace(out[best], prepend=opening + out[best].prepend)
+            if mark == closes and not opened and spanish:
+                best = max(span, key=lambda j: likely[closes][j])
+                if likely[closes][best] > 0:  # a label set without the opening gives it none
+                    out[best] = replace(out[best], prepend=opening + out[best].prepend)
             elif opened and mark != closes:
                 for j in opened:
                     out[j] = replace(out[j], prepend=out[j].prepend.replace(opening, ""))

@@ -68,11 +68,16 @@ class LinesJob:
             per_line[i] = confidence[start: start + len(self.words[i])].tolist()
             start += len(self.words[i])
         return [restored_line(self.typeset(i), self.spacings[i], per_line[i], threshold) if i in per_line
-                else RestoredLine(text) for i, text in enumerate(self.written())]
+                else RestoredLine(self.written_line(i)) for i in range(len(self.lines))]
 
     def written(self) -> list[str]:
-        return [join_units(self.typeset(i), spacing) if words else "" if i in self.tagged else line
-                for i, (line, words, spacing) in enumerate(zip(self.lines, self.words, self.spacings))]
+        return [self.written_line(i) for i in range(len(self.lines))]
+
+    def written_line(self, i: int) -> str:
+        """Line ``i`` as written out: its words joined, empty when all of them went, untouched when untagged."""
+        if self.words[i]:
+            return join_units(self.typeset(i), self.spacings[i])
+        return "" if i in self.tagged else self.lines[i]
 
     def typeset(self, i: int) -> list[str]:
         """Line ``i``'s words as they are written out (``typography.typeset``: French marks spaced)."""

@@ -56,7 +56,7 @@ from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.existing import MODES, read_case, read_words
 from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
-from gector_punct.text.typography import typeset
+from gector_punct.text.typography import checked, typeset
 from gector_punct.text.tasks import parse_tasks, switch_states
 from gector_punct.model.vocabulary import CASE_HEAD, HEADS
 
@@ -85,8 +85,7 @@ class Punctuator:
                  review_share: float = DEFAULTS.review_share, typography: str = DEFAULTS.typography,
                  rules: tuple | None = None):
         self.models, self.case_forms = models, case_forms
-        typeset([], typography)  # checked here: ValueError names the modes
-        self.typography, self.rules = typography, rules  # rules: decode_lines' (None: LINE_RULES)
+        self.typography, self.rules = checked(typography), rules  # rules: decode_lines' (None: LINE_RULES)
         self.calibration, self.review_share = calibration or Calibration.uncalibrated(), review_share
         self._set_reading(tasks, existing, fragments)
         self.decode_config = decode or models[0].config.decode

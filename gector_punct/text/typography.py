@@ -24,11 +24,16 @@ SPACED_AFTER = "«"  # and after this before one
 RUNS = "?!"  # "?!" takes one space, before its first mark
 
 
-def typeset(forms: list[str | None], mode: str) -> list[str | None]:
-    """A line's written units spaced as ``mode`` says (module docstring)."""
+def checked(mode: str) -> str:
+    """``mode`` if it is one of ``TYPOGRAPHY``; else ValueError naming them."""
     if mode not in TYPOGRAPHY:
         raise ValueError(f"unknown typography {mode!r} (one of {', '.join(TYPOGRAPHY)})")
-    if mode == "plain" or not forms:
+    return mode
+
+
+def typeset(forms: list[str | None], mode: str) -> list[str | None]:
+    """A line's written units spaced as ``mode`` says (module docstring)."""
+    if checked(mode) == "plain" or not forms:
         return forms
     if mode == "auto" and not is_french([split_edges(f)[1].lower() for f in forms if f]):
         return forms
@@ -63,9 +68,10 @@ def attach_spaced_marks(units: list[str], spacing: list[bool] | None = None) -> 
     spacing = [k > 0 for k in range(len(units))] if spacing is None else spacing
     out, gaps, carry = [], [], ""
     for unit, space in zip(units, spacing):
-        if out and not carry and set(unit) <= ATTACH_BACK:
+        marks_only = not split_edges(unit)[1]  # most units are words: no set is built for them
+        if marks_only and out and not carry and set(unit) <= ATTACH_BACK:
             out[-1] += unit
-        elif set(unit) <= ATTACH_FORWARD:
+        elif marks_only and set(unit) <= ATTACH_FORWARD:
             carry += unit
             if len(carry) == len(unit):
                 gaps.append(space)
