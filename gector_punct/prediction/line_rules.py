@@ -17,7 +17,7 @@ with ``punc`` off (case and marks are ``punc``'s part: with it off, no rule may 
    ``join_question_fragments``, ``plain_statements``, ``ask_inverted_questions``, ``join_subordinate_clauses``,
    ``thank_with_commas``), ``join_spoken_numbers``, ``join_after_addresses``,
    ``chinese_questions``, ``pair_openings`` (they need the sentence ends, known from here on),
-   ``capitalise_sentences``, ``write_case_forms``.
+   ``capitalise_sentences``, ``capitalise_german_nouns``, ``write_case_forms``.
 
 ``given`` holds in one place, ``Line.retagged``, through which every rule returns its tags (a line starts
 with them): the given words keep theirs, so each rule sees them as they will be written, never a change
@@ -34,12 +34,14 @@ from gector_punct.prediction.sentence_rules import (ask_inverted_questions, gree
                                                     join_subordinate_clauses, plain_statements, thank_with_commas)
 from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.existing import QUOTE_PAIRS, pair_added_quotes, word_kind
+from gector_punct.text.german_nouns import is_noun
 from gector_punct.text.repeats import core as _core, repeated_words
 from gector_punct.text.sentences import ELLIPSES, INVERTED, SENTENCE_MARKS, ends_sentence
-from gector_punct.text.speech import MONTHS, asks_in_chinese, code_letter, is_spanish, spoken_numbers
-from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, NONE_CONTEXT, START_CONTEXT, Tag, capitalise_sentence_starts,
-                                    mark_context)
-from gector_punct.text.units import narrow_marks, split_edges, starts_lower
+from gector_punct.text.speech import MONTHS, asks_in_chinese, code_letter, is_german, is_spanish, spoken_numbers
+from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, LOWER, NONE_CONTEXT, START_CONTEXT, Tag,
+                                    capitalise_sentence_starts, mark_context)
+from gector_punct.text.units import is_wide, narrow_marks, split_edges, starts_lower
+
 
 def delete_disfluencies(line: Line) -> Line:
     """The words that go: the oracle's ``deletions``; else, with ``disf``, those whose P($DELETE) exceeds
@@ -210,12 +212,16 @@ def pair_openings(line: Line) -> Line:
     ``exclamation_opening``). A line is Spanish when its words say so (``speech.is_spanish``: ``qué``,
     ``tienes``, ``mañana``), or when a sentence it closes with ``?`` or ``!`` has an opening already or a word at
     least ``DecodeConfig.question_opening`` likely to take one: then every question and exclamation of it opens.
+    A line mostly in Chinese characters (``units.is_wide``) is not Spanish: an opening the tags put there goes.
     An opening in a sentence that the tags end otherwise is dropped. A sentence still open at the line's end
     (a line cut mid-sentence) is left as it is."""
     tags, threshold = line.tags, line.reading.config.question_opening
     likely = {"?": line.evidence.question_opening, "!": line.evidence.exclamation_opening}
     if not any(any(m in t.append for m in INVERTED) or any(o in t.prepend for o in INVERTED.values()) for t in tags):
         return line  # nothing asked or exclaimed, no opening to drop
+    if is_wide(line.words):
+        return line.retagged([replace(t, prepend="".join(c for c in t.prepend if c not in INVERTED.values()))
+                              for t in tags])
     out, spans, start = list(tags), [], 0
     for k, tag in enumerate(tags):
         if tag.append and not tag.deletes and ends_sentence(tag.append):
@@ -243,6 +249,18 @@ def capitalise_sentences(line: Line) -> Line:
     return line.retagged(capitalise_sentence_starts(line.words, line.tags))
 
 
+def capitalise_german_nouns(line: Line) -> Line:
+    """German writes every noun with a capital: in a German line (``speech.is_german``) a word that arrives
+    all lower-case and that the tags leave so takes a capital when German writes it only with one
+    (``german_nouns.is_noun``: ``Krankenhaus``, ``Abend``). A word German writes both ways (``morgen`` /
+    ``Morgen``, ``sie`` / ``Sie``) stays the model's decision."""
+    cores = [_core(w) for w in line.words]
+    if not is_german(cores):
+        return line
+    return line.retagged([replace(t, case=CAPITAL) if t.case in (KEEP, LOWER) and not t.deletes and is_noun(c)
+                          and split_edges(w)[1].islower() else t for w, t, c in zip(line.words, line.tags, cores)])
+
+
 def write_case_forms(line: Line) -> Line:
     """How the capitals are written (``case_forms.CaseForms.apply``: ``iPhone``, ``NASA``); none: as cased."""
     forms = line.reading.case_forms
@@ -255,7 +273,7 @@ WORD_RULES = (delete_disfluencies, decide_words)
 LINE_RULES = WORD_RULES + (open_utterance, close_utterance, greet_with_commas, temper_exclamations,
                            join_question_fragments, plain_statements, ask_inverted_questions, join_subordinate_clauses,
                            thank_with_commas, join_spoken_numbers, join_after_addresses, chinese_questions,
-                           pair_openings, capitalise_sentences, write_case_forms)
+                           pair_openings, capitalise_sentences, capitalise_german_nouns, write_case_forms)
 # The rules that write an editor's habits over the model's choice, not a language's certain convention (the
 # utterance's edges, a threshold, Chinese and Spanish question marks, capitals and case forms are those):
 # left out (``MODEL_RULES``), what remains is what the model alone decides (utils/report/everyday_report.py

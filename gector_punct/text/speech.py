@@ -29,6 +29,8 @@ without its ``¿`` (``Qué hora es?``).
   you need help, ...``), not a question, when a pause follows.
 * ``is_spanish(cores)``: the line has a word of ``SPANISH_MARKERS`` (the question words and common words only
   Spanish has) or a word with ``ñ``, and no English one.
+* ``is_german(cores)``: the line has a word of ``GERMAN_MARKERS`` (common German words that are no word of the
+  other languages read) and none of ``ENGLISH_MARKERS``: its nouns are capitalised (``german_nouns``).
 * ``SPANISH_QUESTION_WORDS``: the accented interrogatives (``qué``, ``cuántos``), Spanish alone among the
   languages read: a sentence that asks with one of them is a Spanish question and opens with ``¿``.
 """
@@ -96,6 +98,14 @@ cuándo""".split())
 SPANISH_MARKERS = SPANISH_QUESTION_WORDS | frozenset("""el está están estás esta este estos eso
 usted ustedes también muy pero para por porque hay tiene tienes tengo puedes puede podemos quiero hacer gracias
 hola bueno buenos buenas ahora aquí hoy mañana nada algo señor señora vamos sí""".split())
+
+# Common German words that are no word of the other languages read here (en, fr, es, it): not ``die``, ``was``,
+# ``war``, ``man``, ``am``, ``um``, ``er`` (English), ``du``, ``des``, ``hier``, ``uns`` (French), ``da``,
+# ``es``, ``das``, ``diese``, ``bei`` (Spanish, Italian). One says a line is German (``is_german``).
+GERMAN_MARKERS = frozenset("""ich wir ihr sie ist sind bist nicht und der ein eine einen einem einer mit für auf
+auch sehr noch schon bitte danke heute kann können wie wo wann warum zu zum zur nein guten mein meine dein deine
+euch mich dich sich ihnen geht gehen kommt kommen gibt machen wird werden wurde aber oder nach über vom
+beim dieser dieses jetzt zusammen habe haben hast morgen abend viel vielen""".split())
 
 
 def _head(core: str) -> str:
@@ -199,6 +209,11 @@ def is_spanish(cores: list[str]) -> bool:
     """Whether a line's words hold a word of ``SPANISH_MARKERS`` or one with ``ñ``, and no English one
     (``is_english``): its questions and exclamations open with ``¿`` ``¡`` (``line_rules.pair_openings``)."""
     return any(c in SPANISH_MARKERS or "ñ" in c for c in cores) and not is_english(cores)
+
+
+def is_german(cores: list[str]) -> bool:
+    """Whether a line's words hold a word of ``GERMAN_MARKERS`` and no English one (``is_english``)."""
+    return any(c in GERMAN_MARKERS for c in cores) and not is_english(cores)
 
 
 def subordinate(cores: list[str], most: int) -> bool:

@@ -42,7 +42,8 @@ from functools import cached_property
 from gector_punct.text.alignment import (AlignmentError, Target, fits, left_out, mismatch, resolve_deletions,
                                          target_words, word_edit)
 from gector_punct.text.sentences import ACRONYM_CORE, ends_sentence, ends_sentence_after, own_period, undotted
-from gector_punct.text.units import TO_ASCII, TO_WIDE, is_wide, join_units, split_edges, split_units, starts_lower
+from gector_punct.text.units import (SEPARATORS_TO_ASCII, TO_ASCII, TO_WIDE, is_continuous, is_wide, join_units,
+                                     split_edges, split_units, starts_lower)
 
 KEEP = "$KEEP"
 DELETE = "$DELETE"
@@ -206,19 +207,30 @@ def written_forms(source_words: list[str], tags: list[Tag]) -> list[str | None]:
     return render_marks(forms, source_words)
 
 
+def _latin(ch: str) -> bool:
+    return ch.isalpha() and not is_continuous(ch)
+
+
 def render_marks(forms: list[str | None], units: list[str]) -> list[str | None]:
-    """The written units with each edge mark in the form the line's script takes (``units.is_wide``); inner
-    characters and a word's own period (``sentences.own_period``: ``U.S.A.``) stay as they are. None (a
-    deleted unit) stays None."""
-    table = TO_WIDE if is_wide(units) else TO_ASCII
+    """The written units with each edge mark in the form the line's script takes (``units.is_wide``), but a
+    separating mark between two Latin words, which stays ASCII in a wide line too (``他说：Hello world, how are
+    you？``; brackets and quotes keep the line's form, so that a pair stays alike); inner characters and a
+    word's own period (``sentences.own_period``: ``U.S.A.``) stay as they are. None (a deleted unit) stays None."""
+    wide = is_wide(units)
+    table = TO_WIDE if wide else TO_ASCII
+    cores = [split_edges(f)[1] if f is not None else "" for f in forms]
     out: list[str | None] = []
-    for form in forms:
+    for k, form in enumerate(forms):
         if form is None:
             out.append(None)
             continue
         lead, core, trail = split_edges(form)
         own = 1 if own_period(core, trail) else 0
-        out.append(lead.translate(table) + core + trail[:own] + trail[own:].translate(table))
+        marks = trail[own:].translate(table)
+        after = next((c for c in cores[k + 1:] if c), "")
+        if wide and core[-1:] and _latin(core[-1]) and after[:1] and _latin(after[0]):
+            marks = marks.translate(SEPARATORS_TO_ASCII)
+        out.append(lead.translate(table) + core + trail[:own] + marks)
     return out
 
 

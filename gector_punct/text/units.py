@@ -133,11 +133,14 @@ def _continuous_edges(unit: str) -> tuple[bool, bool]:
 
 def written_spaces(units: list[str], spacing: list[bool] | None = None) -> list[bool]:
     """Whether ``join_units`` writes a space before each unit (False for the first): where ``spacing`` says
-    so, except between two continuous-script characters (none given: wherever neither side is one)."""
+    so, except between two continuous-script characters (none given: wherever neither side is one), and
+    never beside a full-width mark."""
     edges = [_continuous_edges(unit) for unit in units]
     spaces = [False] * len(units)
     for i in range(1, len(units)):
         left, right = edges[i - 1][1], edges[i][0]
+        if units[i - 1][-1:] in WIDE_MARKS or units[i][:1] in WIDE_MARKS:
+            continue  # a full-width mark holds its own space (他说：Hello)
         spaces[i] = not (left or right) if spacing is None else spacing[i] and not (left and right)
     return spaces
 
@@ -157,6 +160,10 @@ def is_wide(units: list[str]) -> bool:
 NARROW, WIDE = ",.?!;:()", "，。？！；：（）"
 TO_NARROW = str.maketrans(WIDE, NARROW)
 TO_WIDE = str.maketrans(NARROW, WIDE)
+# The marks that separate, as a Latin word writes them beside another in a wide line (``tags.render_marks``).
+SEPARATORS_TO_ASCII = str.maketrans("，。？！；：、", ",.?!;:,")
+# Full-width marks: a space beside one is never written.
+WIDE_MARKS = WIDE + "、「」『』《》【】"
 # The enumeration comma has no ASCII form: a comma outside CJK text.
 TO_ASCII = str.maketrans(WIDE + "、", NARROW + ",")
 
