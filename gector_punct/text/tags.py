@@ -218,7 +218,7 @@ def render_marks(forms: list[str | None], units: list[str]) -> list[str | None]:
     word's own period (``sentences.own_period``: ``U.S.A.``) stay as they are. None (a deleted unit) stays None."""
     wide = is_wide(units)
     table = TO_WIDE if wide else TO_ASCII
-    cores = [split_edges(f)[1] if f is not None else "" for f in forms]
+    cores = [split_edges(f)[1] if f is not None else "" for f in forms] if wide else []
     out: list[str | None] = []
     for k, form in enumerate(forms):
         if form is None:
@@ -227,9 +227,10 @@ def render_marks(forms: list[str | None], units: list[str]) -> list[str | None]:
         lead, core, trail = split_edges(form)
         own = 1 if own_period(core, trail) else 0
         marks = trail[own:].translate(table)
-        after = next((c for c in cores[k + 1:] if c), "")
-        if wide and core[-1:] and _latin(core[-1]) and after[:1] and _latin(after[0]):
-            marks = marks.translate(SEPARATORS_TO_ASCII)
+        if wide and marks and core[-1:] and _latin(core[-1]):
+            after = next((c for c in cores[k + 1:] if c), "")
+            if after[:1] and _latin(after[0]):
+                marks = marks.translate(SEPARATORS_TO_ASCII)
         out.append(lead.translate(table) + core + trail[:own] + marks)
     return out
 
