@@ -112,7 +112,7 @@ def by_word(line, k):
     ("我们 去 北京 你呢", "我们去北京，你呢？"),  # full-width marks, no spaces between Chinese characters
     ("我们去北京你呢", "我们去北京，你呢？"),  # a Chinese word: one unit per character
     ("我在usa工作了三年", "我在U.S.A.，工作了三年。"),  # an acronym keeps its own period, the comma is wide
-    ("我 在 usa 工 作 了 三 年", "我在 U.S.A.， 工作了三年。"),  # the recogniser's spaces kept beside Latin
+    ("我 在 usa 工 作 了 三 年", "我在 U.S.A.，工作了三年。"),  # no space after a wide mark
     ("he said vitamin d is good", 'he said "vitamin D" is good.'),  # quotes the tagger adds, paired
     ("we met at nine am uh and then left", "we met at nine a.m. and then left."),
     ("uh uh", "")])  # every word deleted: an empty line (the batch gave the line back unchanged)
