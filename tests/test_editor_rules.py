@@ -65,6 +65,9 @@ def test_a_greeting_with_a_name_and_what_stays():
     words = "hi there everyone welcome".split()
     tags = [CAP, Tag(), Tag(append="!"), CAP]
     assert written(greet_with_commas(line_of(words, tags))) == "Hi there everyone! Welcome"
+    words = "buongiorno a tutti iniziamo".split()  # those greeted in a phrase: no comma before it either
+    tags = [Tag(case=CAPITAL, append=","), Tag(), Tag(append=","), Tag(append=".")]
+    assert written(greet_with_commas(line_of(words, tags))) == "Buongiorno a tutti, iniziamo."
 
 
 def test_the_case_after_the_new_comma_is_the_models_pause_case():
@@ -181,6 +184,9 @@ def test_a_spanish_question_word_opens_the_question():
     tags = [Tag(case=CAPITAL), Tag(append=","), Tag(), Tag(), Tag(append="?")]
     opening = [0.05, 0.0, 0.09, 0.0, 0.0]
     assert written(pair_openings(line_of(words, tags, question_opening=opening))) == "Y tú, ¿cuántos años tienes?"
+    words = "qué tal el fin de semana".split()  # two openings, one sentence: the first stays
+    tags = [Tag(prepend="¿", case=CAPITAL), Tag(), Tag(prepend="¿"), Tag(), Tag(), Tag(append="?")]
+    assert written(pair_openings(line_of(words, tags))) == "¿Qué tal el fin de semana?"
     words = "who is it".split()  # no Spanish word and a small P(¿): no ¿
     tags = [Tag(case=CAPITAL), Tag(), Tag(append="?")]
     assert written(pair_openings(line_of(words, tags, question_opening=[0.1, 0, 0],

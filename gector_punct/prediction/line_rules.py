@@ -213,7 +213,9 @@ def pair_openings(line: Line) -> Line:
     ``tienes``, ``mañana``), or when a sentence it closes with ``?`` or ``!`` has an opening already or a word at
     least ``DecodeConfig.question_opening`` likely to take one: then every question and exclamation of it opens.
     A line mostly in Chinese characters (``units.is_wide``) is not Spanish: an opening the tags put there goes.
-    An opening in a sentence that the tags end otherwise is dropped. A sentence still open at the line's end
+    An opening in a sentence that the tags end otherwise is dropped, and so is a second one in a sentence
+    (``¿Qué tal ¿el fin de semana?``: a question mark between them that a rule took away). A sentence still open
+    at the line's end
     (a line cut mid-sentence) is left as it is."""
     tags, threshold = line.tags, line.reading.config.question_opening
     likely = {"?": line.evidence.question_opening, "!": line.evidence.exclamation_opening}
@@ -238,8 +240,8 @@ def pair_openings(line: Line) -> Line:
                 best = max(span, key=lambda j: likely[closes][j])
                 if likely[closes][best] > 0:  # a label set without the opening gives it none
                     out[best] = replace(out[best], prepend=opening + out[best].prepend)
-            elif opened and mark != closes:
-                for j in opened:
+            else:  # an opening of a sentence that ends otherwise goes, and one after the sentence's first
+                for j in opened if mark != closes else opened[1:]:
                     out[j] = replace(out[j], prepend=out[j].prepend.replace(opening, ""))
     return line.retagged(out)
 

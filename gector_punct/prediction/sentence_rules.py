@@ -16,7 +16,7 @@ from gector_punct.prediction.decoded_line import (Line, cased_after, closed_sent
                                                   known_name)
 from gector_punct.text.repeats import core as _core
 from gector_punct.text.sentences import INVERTED_QUESTION
-from gector_punct.text.speech import (ADDRESSEES, CONDITIONAL_OPENERS, GREETING_LINKS, NOUN_GREETINGS,
+from gector_punct.text.speech import (CONDITIONAL_OPENERS, GREETING_LINKS, NOUN_GREETINGS,
                                       OTHER_ONE_WORD_QUESTIONS, SUBJECTS, THANKING, THANKS, WAKE_WORDS,
                                       addressee_length, asks, asks_for_any, greeting_length, inversion, inverted,
                                       is_english, subordinate)
@@ -48,7 +48,8 @@ def greet_with_commas(line: Line) -> Line:
     (``Evidence.case``). A greeting the tags end with ``.`` before anything else (``Good afternoon. My name is``) or
     with ``?`` (``Hello?`` on a call) stays a sentence. Those greeted and a voice assistant's name go with their
     greeting (``speech.WAKE_WORDS``): no comma between them (``Hey, Siri, set a timer`` -> ``Hey Siri, set a
-    timer``; ``Hi, everyone!`` -> ``Hi everyone!``); a person's name keeps its comma of address (``Hey, Michael,
+    timer``; ``Hi, everyone!`` -> ``Hi everyone!``; ``Buongiorno, a tutti, iniziamo`` -> ``Buongiorno a tutti,
+    iniziamo``); a person's name keeps its comma of address (``Hey, Michael,
     ...``), as edited transcripts write it."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
@@ -59,8 +60,8 @@ def greet_with_commas(line: Line) -> Line:
             continue
         addressed = addressee_length(cores[n:])
         greeted = addressed or int(len(span) == n + 1 and is_name(line, span[-1]))  # words after the greeting
-        if len(span) > n and cores[n] in WAKE_WORDS | ADDRESSEES and out[span[n - 1]].append == "," \
-                and (out[span[n]].append or len(span) == n + 1):
+        named = addressed or int(len(span) > n and cores[n] in WAKE_WORDS)  # those greeted or the assistant
+        if named and out[span[n - 1]].append == "," and (out[span[n + named - 1]].append or len(span) == n + named):
             out[span[n - 1]] = replace(out[span[n - 1]], append="")
         elif len(span) > n and not out[span[n - 1]].append and not split_edges(words[span[n - 1]])[2] \
                 and not greeted and cores[n] not in WAKE_WORDS | GREETING_LINKS and not is_name(line, span[n]) \
