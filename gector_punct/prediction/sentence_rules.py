@@ -49,8 +49,8 @@ def greet_with_commas(line: Line) -> Line:
     with ``?`` (``Hello?`` on a call) stays a sentence. Those greeted and a voice assistant's name go with their
     greeting (``speech.WAKE_WORDS``): no comma between them (``Hey, Siri, set a timer`` -> ``Hey Siri, set a
     timer``; ``Hi, everyone!`` -> ``Hi everyone!``; ``Buongiorno, a tutti, iniziamo`` -> ``Buongiorno a tutti,
-    iniziamo``); a person's name keeps its comma of address (``Hey, Michael,
-    ...``), as edited transcripts write it."""
+    iniziamo``); a person's name keeps its comma of address (``Hey, Michael, ...``), as edited transcripts
+    write it."""
     words, out = line.words, list(line.tags)
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for span in closed_sentences(words, out):

@@ -2,7 +2,7 @@
 """Write the package's German noun list (``gector_punct/text/lexicon/german_nouns.txt.gz``): the words of the
 Debian ``wngerman`` word list that it holds only with a capital (``gector_punct.text.german_nouns``).
 
-    python utils/data/build_german_nouns.py --cache_dir work/cache
+    python utils/data/build_german_nouns.py
 
 The package is fetched with ``apt-get download`` (not installed) into --cache_dir; --word_list reads a list
 already at hand instead (``/usr/share/dict/ngerman`` where ``wngerman`` is installed).
@@ -11,6 +11,7 @@ import gzip
 import os
 from dataclasses import dataclass
 
+from gector_punct.encoders.cache import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.german_nouns import NOUNS_FILE, capital_only_words
@@ -27,7 +28,7 @@ HEADER = """# German words written only with a capital (nouns and names), lower-
 
 @dataclass(kw_only=True)
 class GermanNounsFlags(Settings):
-    cache_dir: str = flag("work/cache", "where the Debian package is downloaded and unpacked")
+    cache_dir: str = flag(cache_root(), "where the Debian package is downloaded and unpacked", default_text=CACHE_TEXT)
     word_list: str | None = flag(None, "a wngerman word list to read instead of fetching the package")
     out: str = flag(NOUNS_FILE, "the gzipped list to write", default_text="the package's lexicon/german_nouns.txt.gz")
 

@@ -2,9 +2,9 @@
 """Written dialogue in French, German, Spanish and Italian from the translations of the Battle for Wesnoth
 campaigns (Debian ``wesnoth-1.16-*``, GPL-2+): questions without a question word (``Possiamo fidarci di
 lui?``), exclamations and short replies, which the multilingual model's other text (jokes, a handbook) holds
-few of. An experiment's text (docs/experiments/multilingual.md), not a source of the shipped model.
+few of. The multilingual model's stage 5 reads it (utils/build/build_multilingual_model.sh).
 
-    python utils/data/prepare_game_dialogue.py --out_dir work/dialogue --cache_dir work/cache
+    python utils/data/prepare_game_dialogue.py --out_dir work/dialogue
 
 Writes LANG.train.tgt (written lines) and LANG.train.src (``tags.make_source``) per language: each string of
 a campaign's message catalogue (``.mo``: the string table gettext reads, no code) that reads as edited text
@@ -19,6 +19,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from gector_punct.encoders.cache import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import make_source
@@ -35,7 +36,8 @@ MARKUP = re.compile(r"[<>{}$@~|#=*_\[\]\\—–]")  # and dashes, which the clea
 @dataclass(kw_only=True)
 class GameDialogueFlags(Settings):
     out_dir: str = flag("work/dialogue", "writes LANG.train.tgt and LANG.train.src here")
-    cache_dir: str = flag("work/cache", "where the Debian packages are downloaded and unpacked")
+    cache_dir: str = flag(cache_root(), "where the Debian packages are downloaded and unpacked",
+                          default_text=CACHE_TEXT)
     languages: str = flag("fr,de,es,it", "comma-separated languages")
     min_words: int = flag(8, "a line joins strings until it has this many words", min=1)
     max_words: int = flag(40, "a string longer than this is left out", min=1)
