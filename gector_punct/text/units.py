@@ -160,12 +160,13 @@ def is_wide(units: list[str]) -> bool:
 NARROW, WIDE = ",.?!;:()", "，。？！；：（）"
 TO_NARROW = str.maketrans(WIDE, NARROW)
 TO_WIDE = str.maketrans(NARROW, WIDE)
-# The marks that separate, as a Latin word writes them beside another in a wide line (``tags.render_marks``).
-SEPARATORS_TO_ASCII = str.maketrans("，。？！；：、", ",.?!;:,")
 # Full-width marks: a space beside one is never written.
 WIDE_MARKS = WIDE + "、「」『』《》【】"
 # The enumeration comma has no ASCII form: a comma outside CJK text.
 TO_ASCII = str.maketrans(WIDE + "、", NARROW + ",")
+# The marks that separate (brackets left out), as a Latin word writes them beside another in a wide line
+# (``tags.render_marks``).
+SEPARATORS_TO_ASCII = {k: v for k, v in TO_ASCII.items() if chr(k) not in "（）"}
 
 
 def narrow_marks(marks: str) -> str:
