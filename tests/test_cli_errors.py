@@ -203,7 +203,7 @@ def test_audio_for_a_text_only_model_is_an_error_naming_it(tmp_path, capsys):
     code = predict.main(["--input_file", os.path.join(audio, "talk.txt"), "--output_file", str(out),
                          "--audio_list", os.path.join(audio, "talk.list")])  # good audio, the text-only default model
     err = capsys.readouterr().err
-    assert code == 2 and "default_en has no acoustic part" in err and not out.exists()
+    assert code == 2 and "ensemble_en has no acoustic part" in err and not out.exists()
 
 
 @pytest.mark.parametrize("close_stdin", [False, True])

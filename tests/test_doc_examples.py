@@ -10,7 +10,7 @@ from gector_punct.prediction.punctuator import Punctuator
 
 # (document, the model its example runs, the input file): the command `predict.py --input_file INPUT
 # --output_file - [--model_path MODEL]` stands just before the block.
-EXAMPLES = [("README.md", "default_en", "examples/talk.txt"),
+EXAMPLES = [("README.md", "ensemble_en", "examples/talk.txt"),
             ("models/accurate_en/README.md", "accurate_en", "examples/talk.txt"),
             ("models/ensemble_en/README.md", "ensemble_en", "examples/talk.txt")]
 

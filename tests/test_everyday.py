@@ -7,7 +7,7 @@ from collections import Counter
 from conftest import ROOT
 from gector_punct.scoring.everyday import (LANGUAGES, category, pass_rates, part_at, read_records, record_problems,
                                    violations)
-from gector_punct.prediction.shipped import DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL
+from gector_punct.prediction.shipped import FAST_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL
 
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import everyday_report  # noqa: E402
@@ -91,8 +91,8 @@ def test_report_routes_records_as_predict_py_picks_models():
     assert everyday_report.route(record(lang="zh"), english, switching, multi)[0] == ("M",)
     args = everyday_report.parse_args([])
     assert (args.model_path, args.switch_model, args.multilingual_model) == (
-        [DEFAULT_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL])
-    assert all(os.path.isdir(folder) for folder in (DEFAULT_MODEL, SWITCHING_MODEL, MULTILINGUAL_MODEL))
+        [FAST_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL])
+    assert all(os.path.isdir(folder) for folder in (FAST_MODEL, SWITCHING_MODEL, MULTILINGUAL_MODEL))
 
 
 # The shipped models pass 126 of the 136 English lines (92.6%; issue 42 asks 95% per part, models/default_en/README.md)
@@ -103,7 +103,7 @@ PASS_FLOOR = {"en": 0.89, "other": 0.70}
 def test_shipped_models_pass_the_everyday_file():
     """The shipped models, as predict.py runs them, on every line; a change that loses lines fails here."""
     records = read_records(EVERYDAY)
-    outputs = everyday_report.restore_records(records, [DEFAULT_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL],
+    outputs = everyday_report.restore_records(records, [FAST_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL],
                                               device="cpu")
     summary = everyday_report.summarise(records, outputs)
     print(everyday_report.format_summary(summary, show_failures=False))
@@ -122,8 +122,8 @@ def test_the_report_can_leave_the_editors_rules_out():
     records = [{"id": "fr-01", "part": "A", "lang": "fr", "tasks": "punc",
                 "input": "bonjour à tous merci d'être venus"},
                {"id": "es-01", "part": "A", "lang": "es", "tasks": "punc", "input": "qué hora es"}]
-    with_rules = everyday_report.restore_records(records, [DEFAULT_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL])
-    without = everyday_report.restore_records(records, [DEFAULT_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL],
+    with_rules = everyday_report.restore_records(records, [FAST_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL])
+    without = everyday_report.restore_records(records, [FAST_MODEL], [SWITCHING_MODEL], [MULTILINGUAL_MODEL],
                                               rules=MODEL_RULES)
     assert with_rules[0] == "Bonjour à tous, merci d'être venus." and without[0] != with_rules[0]
     assert with_rules[1] == without[1] == "¿Qué hora es?"

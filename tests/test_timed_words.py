@@ -49,7 +49,8 @@ def test_whisper_json_comes_back_in_its_shape_with_each_word_restored(tmp_path, 
     path = tmp_path / "talk.json"
     document = whisper_document(TALK)
     path.write_text(json.dumps(document))
-    out = json.loads(run("predict.py", "--input_file", str(path), "--output_file", "-", "--format", "json").stdout)
+    out = json.loads(run("predict.py", "--input_file", str(path), "--output_file", "-", "--format", "json",
+                         "--model_path", "default_en").stdout)
     assert set(out) == {"segments", "word_segments", "language"} and out["language"] == "en"
     words = [w for segment in out["segments"] for w in segment["words"]]
     assert len(TALK) < LOOKAHEAD  # so the whole transcript is one window, as predict reads one line

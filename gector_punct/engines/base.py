@@ -4,6 +4,8 @@
 ``windows.collate_arrays`` of them), each head's probabilities out. ``Runner``: what runs a tagger's
 batches (an ``OnnxTagger`` itself, or ``torch_engine.TorchRunner``). ``GRAPH_FILE`` and ``META_FILE``: the
 files of a graph's cache folder (``graphs``), written by ``onnx_export`` and read by ``onnx_runtime``.
+``new_session(path, threads)``: an ONNX Runtime session on the CPU as prediction runs one (the int8 check
+of a new graph runs its graphs alike).
 """
 from __future__ import annotations
 
@@ -26,3 +28,16 @@ class Runner(Protocol):
     def feed(self, windows: list, word_lines: list[list[str]], audio: list | None, audio_cache: str | None,
              skip_bad_audio: bool) -> Feed:
         """The function that runs this call's batches (an audio model's runner reads the lines' audio)."""
+
+
+def new_session(path: str, threads: int | None = None):
+    """An ``onnxruntime.InferenceSession`` of the graph at ``path`` on the CPU: every graph optimisation,
+    ``threads`` intra-op threads (None: one per core), errors only in its log."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = threads or 0
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3  # errors only: its notes on the graph are not the user's concern
+    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])

@@ -6,7 +6,8 @@ holding ``GRAPH_FILE`` and ``META_FILE`` (written by ``onnx_export.build_graph``
 ``encoders.cache.built_folder``: built once, atomically; two processes starting at once both succeed).
 
 The key (``graph_key``) is the SHA-256 of: ``EXPORT_FORMAT`` (raised whenever the export changes what a
-graph computes), the precision, the model folder's fingerprint (``model_fingerprint``: its weights file and
+graph computes), the precision, the quantizer's settings and the int8 check's threshold (``int8``), the
+installed ONNX Runtime's version (its quantizer writes the graph), the model folder's fingerprint (``model_fingerprint``: its weights file and
 the settings the graph depends on: not its decoding defaults, window size or ``engine_precision``) and, for a
 partial folder (its encoder weights stored over a pretrained encoder), the installed base encoder's
 fingerprint (``model.storage.base_fingerprint``, remembered in the cache by ``encoders.cache``: computed
@@ -23,9 +24,10 @@ from dataclasses import asdict, fields
 from gector_punct.encoders.cache import built_folder, encoder_fingerprint
 from gector_punct.encoders.registry import resolve_encoder
 from gector_punct.engines.base import GRAPH_FILE, META_FILE
+from gector_punct.engines.int8 import INT8_QUANTIZER, MIN_AGREEMENT
 from gector_punct.model.config import WEIGHTS, DecodeConfig, ModelConfig, WeightStorage
 
-EXPORT_FORMAT = 3
+EXPORT_FORMAT = 4
 UNKEYED_SETTINGS = {f.name for f in fields(DecodeConfig)} | set(ModelConfig.ADJUSTABLE)  # the graph does not read these
 
 
@@ -59,8 +61,11 @@ def base_encoder_fingerprint(config: ModelConfig, storage: WeightStorage) -> str
 
 def graph_key(directory: str, config: ModelConfig, storage: WeightStorage, precision: str) -> dict:
     """What the graph of ``directory`` in ``precision`` is built from, and its ``key``."""
-    parts = {"export_format": EXPORT_FORMAT, "precision": precision,
-             "model": model_fingerprint(directory, config, storage),
+    from onnxruntime import __version__ as onnxruntime_version
+
+    int8 = None if precision == "float32" else {"quantizer": INT8_QUANTIZER, "min_agreement": MIN_AGREEMENT}
+    parts = {"export_format": EXPORT_FORMAT, "precision": precision, "int8": int8,
+             "onnxruntime": onnxruntime_version, "model": model_fingerprint(directory, config, storage),
              "base_encoder": base_encoder_fingerprint(config, storage)}
     return dict(parts, key=hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest())
 

@@ -6,7 +6,8 @@ shipped models), once the graph is in the cache (``graphs``; the first use build
 (``text_encoder``), and ``feed(...)`` -> the function that runs one batch (``base.Feed``:
 ``windows.collate_arrays`` in, each head's probabilities out). ``precision``: one of
 ``model.config.ENGINE_PRECISIONS`` (default: the folder's ``engine_precision``); ``threads``: ONNX Runtime's intra-op threads (default: one
-per core). An int8 graph takes one window at a time (``max_batch``), so that a window's output depends on
+per core); where the int8 graph failed its check when it was built (``onnx_export.check_int8``), the model
+runs in float32 and says why in one line on stderr. An int8 graph takes one window at a time (``max_batch``), so that a window's output depends on
 that window alone; a float32 graph runs the batches as they come. A folder that cannot be read raises
 ``ModelFolderError`` naming it, as the torch engine does; a model with an acoustic part is refused (the
 torch engine runs it).
@@ -15,12 +16,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import numpy as np
 import onnxruntime as ort
 
 from gector_punct.encoders.tokenizer import LightTokenizer
-from gector_punct.engines.base import GRAPH_FILE, META_FILE, Feed
+from gector_punct.engines.base import GRAPH_FILE, META_FILE, Feed, new_session
 from gector_punct.engines.graphs import graph_folder
 from gector_punct.model.config import (ENGINE_PRECISIONS, ModelConfig, ModelFolderError, model_directory, read_config,
                                        reading_folder, tokenizer_folder)
@@ -63,6 +65,9 @@ class OnnxTagger(ReadsWindows):
         graph = graph_folder(directory, config, storage, precision)
         with open(os.path.join(graph, META_FILE), encoding="utf-8") as f:
             meta = json.load(f)
+        if meta["precision"] != precision:  # int8 asked, and its check failed on the CPU that built the graph
+            print(f"gector-punct: {directory} runs in float32, not {precision}: {meta['int8_check']['why']}",
+                  file=sys.stderr)
         tokenizer = LightTokenizer(tokenizer_dir) if meta["tokenizer"] == "light" else load_tokenizer(tokenizer_dir)
         vocab = Vocabulary.load(vocab_path or os.path.join(directory, "vocabulary"))
         return cls(config, vocab, tokenizer, graph, meta, threads)
@@ -82,11 +87,3 @@ class OnnxTagger(ReadsWindows):
         """The batch's probabilities."""
         return dict(zip(self.outputs, self.session.run(self.outputs, {k: arrays[k] for k in self.inputs})))
 
-
-def new_session(path: str, threads: int | None = None) -> ort.InferenceSession:
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.intra_op_num_threads = threads or 0
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3  # errors only: its notes on the graph are not the user's concern
-    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])

@@ -23,11 +23,12 @@ class ModelLoadError(ValueError):
     """A model that cannot be loaded with the settings given; the message names it and says why."""
 
 
-def load_punctuator(settings: PredictionSettings, **options) -> Punctuator:
-    """The model(s) ``settings`` name on the engine ``settings.engine``, decoding with the thresholds that
-    are given over the first model's own; ``options``: more of ``Punctuator.load``'s (``audio_cache``,
-    ``skip_bad_audio``, ``quantize``, ``threads``)."""
-    paths = model_paths(settings.model_path, settings.tasks)
+def load_punctuator(settings: PredictionSettings, live: bool = False, **options) -> Punctuator:
+    """The model(s) ``settings`` name on the engine ``settings.engine`` (none named: the shipped one for its
+    tasks, and for ``live`` words: ``shipped.shipped_model``), decoding with the thresholds that are given over
+    the first model's own; ``options``: more of ``Punctuator.load``'s (``audio_cache``, ``skip_bad_audio``,
+    ``quantize``, ``threads``)."""
+    paths = model_paths(settings.model_path, settings.tasks, live)
     options.setdefault("threads", settings.threads)
     try:
         punctuator = Punctuator.load(paths, settings.vocab_path, engine=settings.engine, precision=settings.precision,

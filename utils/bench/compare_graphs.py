@@ -169,7 +169,7 @@ def main() -> None:
     built = [v for v in VARIANTS[1:] if v in o.variants]
     if built and not o.out_dir:
         parser.error("--out_dir: required to build " + ", ".join(built))
-    from gector_punct.engines.onnx_runtime import new_session
+    from gector_punct.engines.base import new_session
 
     tagger, windows, n_words = windows_of(o.model_path, o.words)
     folder = os.path.dirname(tagger.meta["source"] + os.sep)  # the model folder the graph was built from

@@ -25,8 +25,8 @@ from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, re
 from gector_punct.prediction.line_rules import MODEL_RULES
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
-from gector_punct.prediction.shipped import DEFAULT_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, shipped_model
-from gector_punct.text.tasks import DEFAULT_TASKS, parse_tasks
+from gector_punct.prediction.shipped import FAST_MODEL, MULTILINGUAL_MODEL, SWITCHING_MODEL, shipped_model
+from gector_punct.text.tasks import parse_tasks
 from gector_punct_data.script import run_script
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -41,7 +41,7 @@ def route(record: dict, english: list[str], switching: list[str], multilingual: 
     tasks = parse_tasks(record["tasks"])
     if record["lang"] != "en":
         return tuple(multilingual), tasks
-    return tuple({DEFAULT_MODEL: english, SWITCHING_MODEL: switching}[shipped_model(tasks)]), tasks
+    return tuple(switching if shipped_model(tasks) == SWITCHING_MODEL else english), tasks
 
 
 def restore_records(records: list[dict], english: list[str], switching: list[str], multilingual: list[str],
@@ -95,8 +95,8 @@ def format_summary(summary: dict, show_failures: bool) -> str:
 
 @dataclass(kw_only=True)
 class EverydayFlags(Settings):
-    model_path: list[str] = flag([shipped_model(DEFAULT_TASKS)], "model folder(s) for English punc lines; several "
-                                                                 "= an ensemble")
+    model_path: list[str] = flag([FAST_MODEL], "model folder(s) for English punc lines; several = an ensemble "
+                                               "(the cards' figures: default_en; ensemble_en is what runs when none is named)")
     switch_model: list[str] = flag([shipped_model(DISFLUENT_TASKS)], "model folder(s) for English lines whose tasks "
                                                                      "include disf")
     multilingual_model: list[str] = flag([MULTILINGUAL_MODEL], "model folder(s) for lines in other languages")
