@@ -113,3 +113,56 @@ def test_word_labels_explains_every_word():
               stdin="my email is john dot smith at gmail dot com\n").stdout.splitlines()
     assert out[0] == "# my email is john dot smith at gmail dot com" and len(out) == 11
     assert out[1].startswith("my ") and "punct: $" in out[1] and "| case: $" in out[1]
+
+
+def test_the_installed_command_is_predict_py_and_writes_to_stdout(tmp_path):
+    """``gector-punct`` (pyproject's console script, installed with the package) takes predict.py's flags and
+    writes the same; without --output_file both write to stdout."""
+    import shutil
+
+    command = shutil.which("gector-punct")
+    assert command is not None, "pip install -e . installs the gector-punct command"
+    source = tmp_path / "in.txt"
+    source.write_text("so i went to new york last tuesday did you\n")
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    args = ["--input_file", str(source), "--model_path", "default_en"]
+    installed = subprocess.run([command, *args], cwd=tmp_path, env=env, capture_output=True, text=True)
+    script = subprocess.run([sys.executable, os.path.join(ROOT, "predict.py"), *args], cwd=tmp_path, env=env,
+                            capture_output=True, text=True)
+    assert installed.returncode == script.returncode == 0, installed.stderr
+    assert installed.stdout == script.stdout == "So I went to New York last Tuesday. Did you?\n"
+    assert "usage: gector-punct" in subprocess.run([command, "--help"], capture_output=True, text=True).stdout
+
+
+def test_a_long_file_shows_a_progress_bar_on_a_terminal_only(tmp_path):
+    """stderr a terminal and an input of PROGRESS_BYTES or more: a tqdm bar; stderr a file: none."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    from gector_punct.prediction.command import PROGRESS_BYTES
+
+    source = tmp_path / "long.txt"
+    line = "so i went to new york last tuesday and we saw a show did you\n"
+    source.write_text(line * (PROGRESS_BYTES // len(line) + 1))
+    args = [sys.executable, os.path.join(ROOT, "predict.py"), "--input_file", str(source), "--model_path",
+            "default_en", "--output_file", str(tmp_path / "out.txt")]
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    done = subprocess.run(args, env=env, stderr=follower, stdout=subprocess.DEVNULL)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert done.returncode == 0 and b"restoring" in shown and b"%|" in shown
+    plain = subprocess.run(args, env=env, capture_output=True, text=True)
+    assert plain.returncode == 0 and "restoring" not in plain.stderr

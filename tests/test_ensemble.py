@@ -11,7 +11,7 @@ import torch
 
 from conftest import ROOT, tiny_tagger
 from gector_punct.model.config import (DecodeConfig, EnsembleConfig, ModelFolderError, model_folders, read_config,
-                                 read_ensemble, store_decode_defaults, write_ensemble)
+                                       read_ensemble, store_decode_defaults, store_engine_precision, write_ensemble)
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.tags import KEEP
 from gector_punct.model.vocabulary import PUNCT_HEAD, Vocabulary
@@ -90,3 +90,24 @@ def test_ensemble_probabilities_are_the_members_mean_by_label_name():
                        for p, m in zip(alone, members)]
             assert np.allclose(got[head][..., j], (columns[0] + columns[1]) / 2, atol=1e-6), (head, name)
     assert not np.allclose(alone[0][PUNCT_HEAD.name][:, 0], alone[1][PUNCT_HEAD.name][:, 1], atol=1e-3)  # the members differ
+
+
+def test_an_ensembles_precision_runs_every_member_and_a_bad_one_is_refused(tmp_path, monkeypatch):
+    """``engine_precision`` in ensemble.json sets the onnx precision of every member (the shipped ensemble_en:
+    float32, over default_en's own int8); ``precision=`` still overrides it; an unknown one is named."""
+    monkeypatch.setenv("GECTOR_PUNCT_CACHE", str(tmp_path / "cache"))
+    labels = {"labels": ["$KEEP", "$APPEND_,", "$APPEND_."], "case_tags": ["$KEEP", "$TRANSFORM_CASE_CAPITAL"],
+              "d_tags": ["CORRECT", "INCORRECT"]}
+    torch.manual_seed(0)
+    tiny_tagger(Vocabulary(labels), max_len=32).save(str(tmp_path / "a"))
+    store_engine_precision(str(tmp_path / "a"), "int8")
+    write_ensemble(str(tmp_path / "ens"), EnsembleConfig(("../a",), engine_precision="float32"))
+    assert read_ensemble(str(tmp_path / "ens")).engine_precision == "float32"
+    assert [m.meta["precision"] for m in Punctuator.load(str(tmp_path / "ens")).models] == ["float32"]
+    assert [m.meta["precision"] for m in Punctuator.load(str(tmp_path / "ens"), precision="int8").models] == ["int8"]
+    assert [m.meta["precision"] for m in Punctuator.load(str(tmp_path / "a")).models] == ["int8"]
+    raw = json.loads((tmp_path / "ens" / "ensemble.json").read_text())
+    (tmp_path / "ens" / "ensemble.json").write_text(json.dumps(dict(raw, engine_precision="int4")))
+    with pytest.raises(ModelFolderError, match="engine_precision 'int4'"):
+        read_ensemble(str(tmp_path / "ens"))
+    assert read_ensemble(os.path.join(ROOT, "models", "ensemble_en")).engine_precision == "float32"

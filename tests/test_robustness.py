@@ -130,6 +130,10 @@ def test_the_api_takes_any_iterable_of_lines_and_names_what_it_refuses(shipped):
     assert shipped.predict(line for line in lines) == shipped.predict(lines)  # a generator gave []
     with pytest.raises(TypeError, match="line 1 is NoneType, not str"):  # was an AttributeError deep inside
         shipped.predict(["ok", None])
+    with pytest.raises(TypeError, match=r"^predict_scored takes lines of text: line 1"):  # named predict before
+        shipped.predict_scored(["ok", None])
+    with pytest.raises(TypeError, match=r"^predict_scored takes a list of lines \(for one text: predict_scored\("):
+        shipped.predict_scored("a string")
     with pytest.raises(TypeError, match="takes a list of words"):  # a text was read character by character
         StreamingPunctuator(shipped).push("so i went")
 

@@ -1,12 +1,12 @@
 """The onnx engine's int8: how it is quantized (``INT8_QUANTIZER``), whether a graph is right on the CPU that
 built it, and why it cannot be wrong on any x86-64 CPU. No torch: numpy, onnx and ONNX Runtime.
 
-Dynamic int8 (``onnx_export.quantize_int8``) multiplies u8 activations (0..255, from
-``DynamicQuantizeLinear``) by s8 weights. On an x86-64 CPU without VNNI, ONNX Runtime's kernel adds each
-pair of neighbouring products in 16 bits with saturation (``vpmaddubsw``): a pair past 32,767 is clipped and
-the output goes wrong without a warning (a comma after every other word). With weights in 7 bits
-(``INT8_QUANTIZER``'s ``reduce_range``: |w| <= 64, zero point 0), a pair is at most
-2 x 255 x 64 = 32,640: nothing can saturate, on any CPU. A CPU with VNNI adds in 32 bits either way.
+Dynamic int8 (``quantize_products``) multiplies u8 activations (0..255, from ``DynamicQuantizeLinear``) by
+s8 weights. On an x86-64 CPU without VNNI, ONNX Runtime's kernel adds each pair of neighbouring products in
+16 bits with saturation (``vpmaddubsw``): with 8-bit weights a pair can pass 32,767, is clipped, and the
+output goes wrong without a warning (a comma after every other word). With weights in 7 bits
+(``WEIGHT_MAX``: |w| <= 64, zero point 0) a pair is at most 2 x 255 x 64 = 32,640: nothing can saturate, on
+any CPU, and the integer products are exact on every CPU alike. A CPU with VNNI adds in 32 bits either way.
 
 ``quantize_products(model, products)``: the named MatMul nodes of an ONNX model (float activations by a
 constant weight matrix) put in dynamic int8.
@@ -55,7 +55,7 @@ def quantize_products(model, products: list[str]) -> None:
 
     graph = model.graph
     constants = {init.name: init for init in graph.initializer}
-    wanted, quantized_inputs, nodes, added = set(products), {}, [], []
+    wanted, quantized_inputs, quantized_weights, nodes, added = set(products), {}, set(), [], []
     for node in graph.node:
         if node.name not in wanted:
             nodes.append(node)
@@ -65,13 +65,15 @@ def quantize_products(model, products: list[str]) -> None:
             quantized_inputs[a] = [f"{a}_u8", f"{a}_u8_scale", f"{a}_u8_zero"]
             nodes.append(helper.make_node("DynamicQuantizeLinear", [a], quantized_inputs[a], name=f"{a}_quantize"))
         a_u8, a_scale, a_zero = quantized_inputs[a]
-        w = numpy_helper.to_array(constants[w_name]).astype(np.float32)
-        scale = (np.abs(w).max(axis=0) / WEIGHT_MAX).astype(np.float32)
-        scale[scale == 0] = 1.0
-        q = np.clip(np.rint(w / scale), -WEIGHT_MAX, WEIGHT_MAX).astype(np.int8)
         names = [f"{w_name}_int8", f"{w_name}_int8_scale", f"{w_name}_int8_zero"]
-        added += [numpy_helper.from_array(q, names[0]), numpy_helper.from_array(scale, names[1]),
-                  numpy_helper.from_array(np.zeros(w.shape[1], dtype=np.int8), names[2])]
+        if names[0] not in quantized_weights:  # a matrix two products read is quantized once
+            quantized_weights.add(names[0])
+            w = numpy_helper.to_array(constants[w_name]).astype(np.float32)
+            scale = (np.abs(w).max(axis=0) / WEIGHT_MAX).astype(np.float32)
+            scale[scale == 0] = 1.0
+            q = np.clip(np.rint(w / scale), -WEIGHT_MAX, WEIGHT_MAX).astype(np.int8)
+            added += [numpy_helper.from_array(q, names[0]), numpy_helper.from_array(scale, names[1]),
+                      numpy_helper.from_array(np.zeros(w.shape[1], dtype=np.int8), names[2])]
         out = node.output[0]
         nodes += [helper.make_node("MatMulInteger", [a_u8, names[0], a_zero, names[2]], [f"{out}_int32"],
                                    name=f"{node.name}_int8"),

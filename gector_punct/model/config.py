@@ -258,11 +258,14 @@ def store_engine_precision(directory: str, precision: str) -> None:
 class EnsembleConfig:
     """An ensemble folder's ``ensemble.json``: ``members``, model folders as written there (relative to the
     ensemble folder, e.g. ``../accurate_en``), whose per-word probabilities the predictor averages by label
-    name, and ``decode``, the decoding defaults tuned on the ensemble (a member's own are tuned on it alone).
-    Members are model folders, not ensembles: one level, so a folder cannot end up inside itself."""
+    name, and ``decode``, the decoding defaults tuned on the ensemble (a member's own are tuned on it alone);
+    ``engine_precision``: the onnx engine's precision of every member when the ensemble runs (None: each
+    member's own). Members are model folders, not ensembles: one level, so a folder cannot end up inside
+    itself."""
 
     members: tuple[str, ...]
     decode: DecodeConfig = field(default_factory=DecodeConfig)
+    engine_precision: str | None = None
 
 
 def is_ensemble(directory: str) -> bool:
@@ -283,15 +286,21 @@ def read_ensemble(directory: str) -> EnsembleConfig:
     if not isinstance(members, list) or not members or not all(isinstance(m, str) and m for m in members):
         raise ModelFolderError(f"{path}: 'members' must be a non-empty list of model folders")
     decode_names = {f.name for f in fields(DecodeConfig)}
-    unknown = set(raw) - decode_names - {"format", "members"}
+    unknown = set(raw) - decode_names - {"format", "members", "engine_precision"}
     if unknown:
         raise ModelFolderError(f"{path}: unknown settings {sorted(unknown)}")
-    return EnsembleConfig(tuple(members), DecodeConfig(**{k: v for k, v in raw.items() if k in decode_names}))
+    precision = raw.get("engine_precision")
+    if precision not in (None, *ENGINE_PRECISIONS):
+        raise ModelFolderError(f"{path}: engine_precision {precision!r}: one of {', '.join(ENGINE_PRECISIONS)}")
+    return EnsembleConfig(tuple(members), DecodeConfig(**{k: v for k, v in raw.items() if k in decode_names}),
+                          precision)
 
 
 def write_ensemble(directory: str, ensemble: EnsembleConfig) -> None:
     os.makedirs(directory, exist_ok=True)
     values = dict(asdict(ensemble.decode), format=ENSEMBLE_FORMAT, members=list(ensemble.members))
+    if ensemble.engine_precision is not None:
+        values["engine_precision"] = ensemble.engine_precision
     with atomic_write(os.path.join(directory, ENSEMBLE_FILE)) as out:
         json.dump(values, out, indent=2, sort_keys=True)
 

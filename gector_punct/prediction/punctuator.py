@@ -137,7 +137,8 @@ class Punctuator:
         ``threads``: the engine's intra-op threads); none: the shipped model that can do ``options["tasks"]``
         (``shipped.shipped_model``: ``ensemble_en``, or ``switch_en`` for ``disf``). ``options`` as for the
         constructor. An ensemble folder (``config.EnsembleConfig``) stands for its members; when it comes
-        first, its decoding defaults are the predictor's. The torch engine loads encoders without
+        first, its decoding defaults (and its ``engine_precision``, unless ``precision`` is given) are the
+        predictor's. The torch engine loads encoders without
         transformers where it can (``plain_torch``: BERT, MPNet)."""
         tasks = options.get("tasks", DEFAULTS.tasks)
         paths = model_paths(paths, parse_tasks(tasks) if isinstance(tasks, str) else tasks)
@@ -149,8 +150,10 @@ class Punctuator:
         options.setdefault("case_forms", CaseForms.load(folders[0]))
         if options.get("calibration") is None:  # a calibration given (a fit's fallback) is not read
             options["calibration"] = read_calibration(paths[0])
-        if is_ensemble(paths[0]) and options.get("decode") is None:
-            options["decode"] = read_ensemble(paths[0]).decode
+        if is_ensemble(paths[0]):
+            ensemble = read_ensemble(paths[0])
+            options["decode"] = options.get("decode") or ensemble.decode
+            precision = precision or ensemble.engine_precision
         return cls(load_taggers(folders, vocab_path, engine, precision, threads, light), **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:

@@ -128,16 +128,17 @@ def build_variant(model_path: str, variant: str, out: str, precision: str) -> st
     if precision == "float32":
         os.replace(graph, path)
         return path
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from gector_punct.engines.int8 import quantize_products
 
-    g = onnx.load(graph).graph
+    whole = onnx.load(graph)
+    g = whole.graph
     shapes = {init.name: list(init.dims) for init in g.initializer}
     hidden, wide = model.encoder.config.hidden_size, model.encoder.config.intermediate_size
     keep = {"int8": lambda r, c: c != wide, "int8-attention": lambda r, c: r == hidden and c in (hidden, 3 * hidden)}
     products = [n.name for n in g.node if n.op_type == "MatMul" and n.name.lstrip("/").startswith(onnx_export.ENCODER_SCOPE)
                 and len(shapes.get(n.input[1], [])) == 2 and keep[precision](*shapes[n.input[1]])]
-    quantize_dynamic(graph, path, weight_type=QuantType.QInt8, nodes_to_quantize=products,
-                     extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT}, **onnx_export.INT8)
+    quantize_products(whole, products)  # the engine's int8 scheme (engines/int8.py)
+    onnx.save(whole, path)
     os.remove(graph)
     return path
 
