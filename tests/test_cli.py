@@ -166,3 +166,39 @@ def test_a_long_file_shows_a_progress_bar_on_a_terminal_only(tmp_path):
     assert done.returncode == 0 and b"restoring" in shown and b"%|" in shown
     plain = subprocess.run(args, env=env, capture_output=True, text=True)
     assert plain.returncode == 0 and "restoring" not in plain.stderr
+
+
+def test_no_model_named_runs_the_best_for_files_and_the_fast_one_live(monkeypatch, capsys):
+    """ensemble_en for files and the API, default_en for live words (--stream, the service), switch_en for
+    disf; without ensemble_en's second encoder, default_en, said in one line on stderr."""
+    from gector_punct.prediction import shipped
+    from gector_punct.service.settings import ServiceSettings
+    from gector_punct.text.tasks import parse_tasks
+
+    punc, disf = parse_tasks("punc"), parse_tasks("disf,punc")
+    assert shipped.shipped_model(punc) == shipped.BEST_MODEL and shipped.BEST_MODEL.endswith("ensemble_en")
+    assert shipped.shipped_model(punc, live=True) == shipped.FAST_MODEL and shipped.FAST_MODEL.endswith("default_en")
+    assert shipped.shipped_model(disf) == shipped.shipped_model(disf, live=True) == shipped.SWITCHING_MODEL
+    assert ServiceSettings().prediction().model_path == [shipped.FAST_MODEL]
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(shipped, "mpnet_installed", lambda: False)
+    assert shipped.shipped_model(punc) == shipped.FAST_MODEL
+    (said,) = capsys.readouterr().err.splitlines()
+    assert "restoring with default_en" in said and "requirements-accurate.txt" in said
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_predict_py_asks_for_the_live_model_only_with_stream(stream, monkeypatch, tmp_path):
+    from gector_punct.prediction import command
+    from gector_punct.prediction.loading import ModelLoadError
+
+    asked = []
+
+    def load(settings, live=False, **options):
+        asked.append(live)
+        raise ModelLoadError("stop here")
+
+    monkeypatch.setattr(command, "load_punctuator", load)
+    (tmp_path / "in.txt").write_text("so i went\n")
+    assert command.main(["--input_file", str(tmp_path / "in.txt")] + (["--stream"] if stream else [])) == 2
+    assert asked == [stream]
