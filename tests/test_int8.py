@@ -33,12 +33,9 @@ def shipped(name: str) -> str:
 
 
 def dev_lines() -> list[str]:
-    """Unseen everyday English (examples/dev.tgt and test.tgt, 2,098 words) as a recogniser writes it."""
-    lines = []
-    for name in ("dev.tgt", "test.tgt"):
-        with open(os.path.join(ROOT, "examples", name), encoding="utf-8") as f:
-            lines += [make_source(line.strip()) for line in f if line.strip()]
-    return lines
+    """Unseen everyday English (examples/dev.tgt, 1,249 words) as a recogniser writes it."""
+    with open(os.path.join(ROOT, "examples", "dev.tgt"), encoding="utf-8") as f:
+        return [make_source(line.strip()) for line in f if line.strip()]
 
 
 @pytest.mark.parametrize("name", ONNX_MODELS)
@@ -54,12 +51,15 @@ def test_no_shipped_int8_product_can_saturate_on_any_cpu(name):
 @pytest.mark.parametrize("name", ONNX_MODELS)
 def test_each_shipped_model_writes_the_dev_words_as_float32(name):
     """At its shipped precision (int8 in some products), against the torch engine's float32 (which writes what
-    the float32 graph writes): at least 98% of the output words the same."""
+    the float32 graph writes): at least 98% of the output words the same. (A model shipped in float32 is the
+    onnx engine against torch: tests/test_onnx_engine.py.)"""
     folder, lines = shipped(name), dev_lines()
+    if read_config(folder)[0].engine_precision == "float32":
+        pytest.skip(f"{name} runs in float32")
     fast = Punctuator.load(folder).predict(lines)
     reference = Punctuator.load(folder, engine="torch", device="cpu").predict(lines)
     pairs = [(a, b) for x, y in zip(fast, reference) for a, b in zip(x.split(), y.split())]
-    assert len(pairs) == sum(len(line.split()) for line in reference) > 2000
+    assert len(pairs) == sum(len(line.split()) for line in reference) > 1200
     assert sum(a == b for a, b in pairs) >= 0.98 * len(pairs)
 
 
