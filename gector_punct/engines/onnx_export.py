@@ -2,7 +2,8 @@
 
 ``build_graph(directory, precision, out, key)`` writes into the folder ``out``: ``base.GRAPH_FILE``, the
 tagger's forward pass from a batch of windows to each head's probabilities (a multilingual vocabulary's
-embedding table beside it, ``TABLES_FILE``, read by ONNX Runtime as the graph's external data), and then ``base.META_FILE``
+embedding table beside it, ``TABLES_FILE``, read by ONNX Runtime as the graph's external data), and then
+``base.META_FILE``
 (what the graph takes and gives, how its windows are tokenised, ``source``: the folder it was built from,
 ``key``: what it was built from; ``precision``: what the graph runs, ``asked_precision``: what was asked,
 ``int8_check``: ``check_int8``'s figures).
@@ -14,8 +15,8 @@ probabilities (windows x words x labels; a ``case_context`` model's case head: w
 contexts x labels), float32. The encoder is the plain-torch one where it runs the model (BERT, MPNet:
 ``encoders.plain_torch``), else transformers'. The int8 precisions quantize some of the encoder's products by
 a weight matrix dynamically (``int8.INT8_QUANTIZER``: 7-bit int8 weights per output channel, activations
-quantized per batch; ``int8_products``): ``int8`` all but each layer's widening feed-forward product (hidden -> intermediate),
-``int8-attention`` only the attention's four (hidden -> hidden); the rest and the heads stay float32. int8 in
+quantized per batch; ``int8_products``): ``int8`` all but each layer's widening feed-forward product
+(hidden -> intermediate), ``int8-attention`` only the attention's four (hidden -> hidden); the rest and the heads stay float32. int8 in
 the widening product costs the shipped models' dev F1 more than the rest together, and some models lose
 F1 even without it (``utils/report/choose_precision.py`` measures a model and picks its precision). An int8
 graph is kept only when ``check_int8`` passes on the CPU that builds it; else the folder holds the float32
@@ -91,7 +92,7 @@ def build_graph(directory: str, precision: str, out: str, key: dict) -> None:
             "case_contexts": model.mark_embedding is not None,
             "tokenizer": "light" if isinstance(model.tokenizer, LightTokenizer) else "transformers",
             "opset": OPSET, "torch": torch.__version__, "source": os.path.realpath(directory)}
-    windows, contexts = check_windows(model)
+    windows, contexts = check_windows(model) if precision != "float32" else (None, None)
     float_graph = os.path.join(out, GRAPH_FILE if precision == "float32" else "float32.onnx")
     export(model, inputs, float_graph)
     del model, inputs

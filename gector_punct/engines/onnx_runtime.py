@@ -7,8 +7,8 @@ shipped models), once the graph is in the cache (``graphs``; the first use build
 ``windows.collate_arrays`` in, each head's probabilities out). ``precision``: one of
 ``model.config.ENGINE_PRECISIONS`` (default: the folder's ``engine_precision``); ``threads``: ONNX Runtime's intra-op threads (default: one
 per core); where the int8 graph failed its check when it was built (``onnx_export.check_int8``), the model
-runs in float32 and says why in one line on stderr. An int8 graph takes one window at a time (``max_batch``), so that a window's output depends on
-that window alone; a float32 graph runs the batches as they come. A folder that cannot be read raises
+runs in float32 and says why in one line on stderr. An int8 graph takes one window at a time
+(``max_batch``), so that a window's output depends on that window alone; a float32 graph runs the batches as they come. A folder that cannot be read raises
 ``ModelFolderError`` naming it, as the torch engine does; a model with an acoustic part is refused (the
 torch engine runs it).
 """
@@ -19,7 +19,6 @@ import os
 import sys
 
 import numpy as np
-import onnxruntime as ort
 
 from gector_punct.encoders.tokenizer import LightTokenizer
 from gector_punct.engines.base import GRAPH_FILE, META_FILE, Feed, new_session

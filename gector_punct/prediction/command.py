@@ -1,4 +1,3 @@
-#!/usr/bin/env python
 r"""Restore punctuation, case and sentence boundaries, one output line per input line (predict.py, or the
 gector-punct command that installing this package puts on the PATH: the same flags).
 

@@ -8,9 +8,8 @@ loader to report (``missing_model_hint`` says what could be meant).
 
 Which model runs when none is named: ``switch_en`` when ``disf`` is asked; else ``BEST_MODEL`` (ensemble_en,
 the highest English scores) for files and the Python API, and ``FAST_MODEL`` (default_en) where words come
-live (``live``: ``--stream`` and the service), where latency counts: the ensemble takes about five times
-default_en's CPU per word, so a 2-core machine serves several live speakers with default_en and one with
-the ensemble. Where ensemble_en's second encoder is not installed (requirements-accurate.txt), default_en
+live (``live``: ``--stream`` and the service), where latency counts: the ensemble takes five to eight times
+default_en's CPU per word (docs/streaming.md). Where ensemble_en's second encoder is not installed (requirements-accurate.txt), default_en
 runs, and says so in one line on stderr.
 """
 from __future__ import annotations

@@ -34,7 +34,7 @@ class ServiceSettings(Settings):
     tasks: frozenset[str] = reused(PredictionSettings, "tasks", help=(
         "the tasks the service must be able to do (punc, disf, disf,punc or none; a request asks for its own): "
         "without --model_path they choose the shipped model: switch_en when disf is among them, else the fast "
-        "default_en (live words: ensemble_en takes five times its CPU per word)"))
+        "default_en (live words: ensemble_en takes five to eight times its CPU per word)"))
     engine: str = reused(PredictionSettings, "engine")
     device: str | None = reused(PredictionSettings, "device")
     batch_size: int = reused(PredictionSettings, "batch_size")
