@@ -8,7 +8,7 @@ from gector_punct.prediction.decoded_line import decide
 from gector_punct.prediction.line_rules import (LINE_RULES, MODEL_RULES, WORD_RULES, capitalise_german_nouns,
                                                 pair_openings)
 from gector_punct.text.german_nouns import capital_only_words, german_nouns, is_noun
-from gector_punct.text.speech import ENGLISH_MARKERS, FRENCH_MARKERS, GERMAN_MARKERS, SPANISH_MARKERS, is_german
+from gector_punct.text.language import language_of
 from gector_punct.text.tags import CAPITAL, LOWER, UPPER, Tag, apply_tags
 from gector_punct.text.units import join_units, split_units
 from test_decoding_rules import line_of, written
@@ -47,15 +47,15 @@ def test_what_the_rule_leaves_alone():
     assert written(capitalise_german_nouns(line_of(words, [Tag()] * 3 + [END]))) == "ich war im HOTEL."
 
 
-def test_a_line_is_german_by_words_no_other_language_read_has():
-    """``is_german``: ``wie spät ist es`` is; English (``the hotel``), French (``les uns et les autres``), Spanish
-    (``que yo diese``, ``me das``) and Italian lines (``bei ragazzi``) are not."""
-    assert is_german("wie spät ist es".split())
-    assert is_german("das hotel liegt direkt am bahnhof und".split())
+def test_a_line_is_german_when_the_language_guess_says_so():
+    """``language_of``: ``wie spät ist es`` is German; English (``the hotel``), French (``les uns et les autres``),
+    Spanish (``que yo diese``, ``me das``) and Italian lines (``bei ragazzi``) are not, nor an English line with
+    two German words."""
+    assert language_of("wie spät ist es".split()) == "de"
+    assert language_of("das hotel liegt direkt am bahnhof und".split()) == "de"
     for line in ("the hotel is near", "les uns et les autres", "que yo diese", "me das el libro",
                  "bei ragazzi da roma", "das ist the point"):
-        assert not is_german(line.split()), line
-    assert not GERMAN_MARKERS & (ENGLISH_MARKERS | FRENCH_MARKERS | SPANISH_MARKERS)
+        assert language_of(line.split()) != "de", line
 
 
 def test_the_word_list_keeps_the_words_it_holds_only_with_a_capital():

@@ -11,7 +11,8 @@ from gector_punct.prediction.line_rules import (LINE_RULES, WORD_RULES, close_ut
 from gector_punct.prediction.sentence_rules import (ask_inverted_questions, greet_with_commas, join_question_fragments,
                                                     join_subordinate_clauses, plain_statements, thank_with_commas)
 from gector_punct.text.sentences import trails_off
-from gector_punct.text.speech import asks, asks_for_any, greeting_length, inverted, is_english, subordinate
+from gector_punct.text.language import language_of
+from gector_punct.text.speech import asks, asks_for_any, greeting_length, inverted, subordinate
 from gector_punct.text.tags import CAPITAL, KEEP, MARK_CONTEXTS, NONE_CONTEXT, PAUSE_CONTEXT, Tag
 from test_decoding_rules import line_of, written
 
@@ -122,8 +123,8 @@ def test_what_asks_in_english():
         assert asks(text.split()), text
     for text in ["ok then", "if not", "we can finish early today", "better", "thanks", "i think so"]:
         assert not asks(text.split()), text
-    assert is_english("ok then".split()) and not is_english("qué hora es".split())
-    assert not is_english("wie spät ist es".split())
+    assert language_of("ok then".split()) == "en" and language_of("qué hora es".split()) == "es"
+    assert language_of("wie spät ist es".split()) == "de"
     assert greeting_length("good morning everyone".split()) == 2 and greeting_length(["hi"]) == 1
     assert greeting_length("highly unusual".split()) == 0
 

@@ -1,5 +1,6 @@
 """Streaming captions (final words never change, same words out as in, unbounded look-ahead equals the batch
 output) and subtitle files (cues, timings, line breaks and markup kept; text restored across cues)."""
+import math
 import json
 import os
 import subprocess
@@ -70,7 +71,12 @@ class Scripted(Punctuator):
         super().__init__([model], device="cpu", tasks=tasks, fragments=fragments)
         self.script = script
 
-    def probabilities(self, word_lines, audio=None, windows=None):
+    def probabilities_in_parts(self, word_lines, audio=None, windows=None, part_words=math.inf):
+        """Every path's probabilities (``predict_in_parts``, ``probabilities``) come from here: the script's."""
+        return self.scripted(word_lines)
+        yield  # a generator, as the model's, that never pauses
+
+    def scripted(self, word_lines):
         probs = no_edit_probabilities(self.names, sum(map(len, word_lines)), len(MARK_CONTEXTS))
         rows = [(line, k) for line in word_lines for k in range(len(line))]
         for row, (line, k) in enumerate(rows):

@@ -5,7 +5,7 @@ import pytest
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.streaming import Captions, StreamingPunctuator
 from gector_punct.text.existing import prepare_spaced
-from gector_punct.text.speech import is_french
+from gector_punct.text.language import language_of
 from gector_punct.text.typography import NO_BREAK_SPACE as NB, attach_spaced_marks, typeset
 from gector_punct.text.units import split_units, unit_spacing
 
@@ -17,18 +17,18 @@ def test_french_lines_space_their_marks_and_others_do_not():
     assert typeset(["Rendez-vous", "à", "10:30;", "d'accord?"], "auto")[2:] == [f"10:30{NB};", f"d'accord{NB}?"]
     assert typeset(["Ciao,", "come", "stai?"], "auto") == ["Ciao,", "come", "stai?"]  # Italian
     assert typeset(["Do", "you", "say", "c'est", "la", "vie?"], "auto")[-1] == "vie?"  # English with a French phrase
-    assert typeset(["Parfait!"], "auto") == ["Parfait!"]  # no word says French ...
-    assert typeset(["Parfait!"], "french") == [f"Parfait{NB}!"]  # ... unless the text is known to be
+    assert typeset(["Ok!"], "auto") == ["Ok!"]  # no word says French ...
+    assert typeset(["Ok!"], "french") == [f"Ok{NB}!"]  # ... unless the text is known to be
     assert typeset(["Tu", "viens", "ce", "soir?"], "plain") == ["Tu", "viens", "ce", "soir?"]
-    assert typeset(["Oui", None, "merci!"], "auto") == ["Oui", None, f"merci{NB}!"]  # a deleted unit stays deleted
+    assert typeset(["Oui", None, "merci", "beaucoup!"], "auto") == ["Oui", None, "merci", f"beaucoup{NB}!"]  # a deleted unit stays deleted
     with pytest.raises(ValueError, match="auto, french, plain"):
         typeset([], "fancy")
 
 
-def test_is_french_needs_a_french_word_and_no_english_one():
-    assert is_french("est-ce que tu viens ce soir".split()) and is_french(["merci"])
-    assert not is_french("mi chiamo marco".split()) and not is_french("ich komme heute".split())
-    assert not is_french("the cat est là".split())
+def test_a_line_is_french_when_the_language_guess_says_so():
+    assert language_of("est-ce que tu viens ce soir".split()) == "fr"
+    assert language_of("mi chiamo marco".split()) == "it" and language_of("ich komme heute".split()) == "de"
+    assert language_of(["ok"]) is None  # a loan word decides nothing
 
 
 def test_marks_set_apart_by_a_space_are_their_words_marks():

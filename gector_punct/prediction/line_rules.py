@@ -37,7 +37,8 @@ from gector_punct.text.existing import QUOTE_PAIRS, pair_added_quotes, word_kind
 from gector_punct.text.german_nouns import is_noun
 from gector_punct.text.repeats import core as _core, repeated_words
 from gector_punct.text.sentences import ELLIPSES, INVERTED, SENTENCE_MARKS, ends_sentence
-from gector_punct.text.speech import MONTHS, asks_in_chinese, code_letter, is_german, is_spanish, spoken_numbers
+from gector_punct.text.language import language_of
+from gector_punct.text.speech import MONTHS, asks_in_chinese, code_letter, spoken_numbers
 from gector_punct.text.tags import (CAPITAL, DELETE, KEEP, LOWER, NONE_CONTEXT, START_CONTEXT, Tag,
                                     capitalise_sentence_starts, mark_context)
 from gector_punct.text.units import is_wide, narrow_marks, split_edges, starts_lower
@@ -209,9 +210,10 @@ def pair_openings(line: Line) -> Line:
     """Spanish writes a question between ``¿`` and ``?`` and an exclamation between ``¡`` and ``!``
     (``sentences.INVERTED``): in a Spanish line, a sentence the tags close with ``?`` (``!``) and open with no
     ``¿`` (``¡``) gets one before its word likeliest to take it (``Evidence.question_opening``,
-    ``exclamation_opening``). A line is Spanish when its words say so (``speech.is_spanish``: ``qué``,
-    ``tienes``, ``mañana``), or when a sentence it closes with ``?`` or ``!`` has an opening already or a word at
-    least ``DecodeConfig.question_opening`` likely to take one: then every question and exclamation of it opens.
+    ``exclamation_opening``). A line is Spanish when its words say so (``language.language_of``), or,
+    when they do not say which language it is in, when a sentence it closes with ``?`` or ``!`` has an opening
+    already or a word at least ``DecodeConfig.question_opening`` likely to take one: then every question and
+    exclamation of it opens. A line in another language gets none (``chi tiene le chiavi?``: Italian).
     A line mostly in Chinese characters (``units.is_wide``) is not Spanish: an opening the tags put there goes.
     An opening in a sentence that the tags end otherwise is dropped, and so is a second one in a sentence
     (``¿Qué tal ¿el fin de semana?``: a question mark between them that a rule took away). A sentence still open
@@ -230,7 +232,8 @@ def pair_openings(line: Line) -> Line:
             closing = [c for c in narrow_marks(tag.append) if c in SENTENCE_MARKS][-1:]  # its last . ? or !
             spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "".join(closing)))
             start = k + 1
-    spanish = is_spanish([_core(w) for w in line.words]) or any(
+    language = language_of(line.words)
+    spanish = language == "es" or language is None and any(
         any(o in tags[j].prepend for o in INVERTED.values()) or likely[mark][j] >= threshold
         for span, mark in spans if mark in INVERTED for j in span)
     for span, mark in spans:
@@ -252,13 +255,13 @@ def capitalise_sentences(line: Line) -> Line:
 
 
 def capitalise_german_nouns(line: Line) -> Line:
-    """German writes every noun with a capital: in a German line (``speech.is_german``) a word that arrives
+    """German writes every noun with a capital: in a German line (``language.language_of``) a word that arrives
     all lower-case and that the tags leave so takes a capital when German writes it only with one
     (``german_nouns.is_noun``: ``Krankenhaus``, ``Abend``). A word German writes both ways (``morgen`` /
     ``Morgen``, ``sie`` / ``Sie``) stays the model's decision."""
-    cores = [_core(w) for w in line.words]
-    if not is_german(cores):
+    if language_of(line.words) != "de":
         return line
+    cores = [_core(w) for w in line.words]
     return line.retagged([replace(t, case=CAPITAL) if t.case in (KEEP, LOWER) and not t.deletes and is_noun(c)
                           and split_edges(w)[1].islower() else t for w, t, c in zip(line.words, line.tags, cores)])
 

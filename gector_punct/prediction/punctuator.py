@@ -157,24 +157,31 @@ class Punctuator:
         return cls(load_taggers(folders, vocab_path, engine, precision, threads, light), **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
-        job = self.start(lines, audio)
-        for _ in range(self.iteration_count):
-            if not job.todo:
-                break
-            for step in self.pass_steps():
-                step(job)
-        return job.written()
+        """The lines restored (module docstring): ``predict_in_parts`` run to its end."""
+        return run_to_end(self.predict_in_parts(lines, math.inf, audio=audio, caller="predict"))
 
     def predict_scored(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[RestoredLine]:
         """``predict(lines, audio)`` with each written word's confidence (``restored.RestoredLine``): the same
         text."""
-        job = self.start(lines, audio, scored=True, caller="predict_scored")
+        return run_to_end(self.predict_in_parts(lines, math.inf, scored=True, audio=audio, caller="predict_scored"))
+
+    def predict_in_parts(self, lines: list[str], part_words: float, scored: bool = False,
+                         audio: list[AudioSpec | str | None] | None = None,
+                         caller: str = "predict_in_parts") -> Generator[None, None, list]:
+        """The one pass driver: ``predict(lines, audio)`` (``scored``: ``predict_scored``) as a generator that
+        pauses after each part of the model's work of about ``part_words`` words (``probabilities_in_parts``:
+        the same lines come out; ``math.inf``: no pause); it returns the restored lines. Up to
+        ``iteration_count`` passes, each over the lines the previous one changed (``pass_steps``' steps, the
+        encoder's in parts). The service's turns between requests, inside a long line too."""
+        job = self.start(lines, audio, scored=scored, caller=caller)
         for _ in range(self.iteration_count):
             if not job.todo:
                 break
-            for step in self.pass_steps():
-                step(job)
-        return job.restored(self.calibration, self.review_threshold)
+            self.tokenise_step(job)
+            job.probabilities = yield from self.probabilities_in_parts(job.todo_words(), job.todo_audio(),
+                                                                       job.windows, part_words)
+            self.decode_step(job)
+        return job.restored(self.calibration, self.review_threshold) if scored else job.written()
 
     @property
     def review_threshold(self) -> float:
@@ -195,8 +202,9 @@ class Punctuator:
         return LinesJob(lines, self.existing, audio, scored, self.typography)
 
     def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:
-        """One tagging pass over a job's lines to do, as steps run in this order: ``predict`` runs them one
-        after the other, ``pipeline.predict_chunks`` each in a thread of its own on consecutive chunks."""
+        """One tagging pass over a job's lines to do, as steps run in this order: ``predict_in_parts`` runs
+        them one after the other (the encoder's in parts), ``pipeline.predict_chunks`` each in a thread of its
+        own on consecutive chunks."""
         return self.tokenise_step, self.encode_step, self.decode_step
 
     def tokenise_step(self, job: LinesJob) -> None:
@@ -261,12 +269,7 @@ class Punctuator:
         the mean of its models', columns in ``self.names`` order; the lines' words one after the other
         (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``). ``windows``: the lines'
         ``encode``, when it was done beforehand."""
-        parts = self.probabilities_in_parts(word_lines, audio, windows, part_words=math.inf)
-        while True:
-            try:
-                next(parts)
-            except StopIteration as done:
-                return done.value
+        return run_to_end(self.probabilities_in_parts(word_lines, audio, windows, part_words=math.inf))
 
     def probabilities_in_parts(self, word_lines: list[list[str]], audio=None, windows=None,
                                part_words: float = math.inf) -> Generator[None, None, Probabilities]:
@@ -319,19 +322,6 @@ class Punctuator:
                     table[targets_a[:, None], cols] = values
             yield len(rows)
 
-    def predict_in_parts(self, lines: list[str], part_words: int, scored: bool = False) -> Generator[None, None, list]:
-        """``predict(lines)`` (no audio; ``scored``: ``predict_scored``) as a generator that pauses after each part
-        of the model's work of about ``part_words`` words (``probabilities_in_parts``: the same lines come
-        out); it returns the restored lines. The service's turns between requests, inside a long line too."""
-        job = self.start(lines, scored=scored)
-        for _ in range(self.iteration_count):
-            if not job.todo:
-                break
-            self.tokenise_step(job)
-            job.probabilities = yield from self.probabilities_in_parts(job.todo_words(), None, job.windows, part_words)
-            self.decode_step(job)
-        return job.restored(self.calibration, self.review_threshold) if scored else job.written()
-
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
                decode: DecodeConfig | None = None, whole: bool = False,
                deletions: list[list[bool]] | None = None, given: list[list[Tag]] | None = None,
@@ -345,6 +335,16 @@ class Punctuator:
         decided, whatever the tasks. ``given`` (per line): the tags of its first words, decided earlier."""
         return decode_lines(word_lines, probabilities, self.names, self.tasks, decode or self.decode_config,
                             self.case_forms, whole, deletions, given, opens, self.rules)
+
+
+def run_to_end(parts: Generator):
+    """What a generator that pauses (``predict_in_parts``, ``probabilities_in_parts``) returns, run without
+    pausing."""
+    while True:
+        try:
+            next(parts)
+        except StopIteration as done:
+            return done.value
 
 
 def _union(lists) -> list[str]:

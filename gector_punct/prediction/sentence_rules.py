@@ -2,8 +2,8 @@
 ``line_rules.LINE_RULES``' order on the sentence ends the tags close (``decoded_line.closed_sentences``). In
 every language read (en, fr, it, es, de): a greeting set off with a comma (``greet_with_commas``). In the
 others: a thanks said alone joined to the short reply before it (``thank_with_commas``), a one-word fragment
-the model's ``?`` spread to joined to its question (``join_question_fragments``). On lines with an English
-word (``speech.is_english``): a ``?`` on a sentence that does not ask turned to ``.`` (``plain_statements``),
+the model's ``?`` spread to joined to its question (``join_question_fragments``). On English lines
+(``language.language_of``): a ``?`` on a sentence that does not ask turned to ``.`` (``plain_statements``),
 a ``.`` on a sentence whose word order asks turned to ``?`` (``ask_inverted_questions``), a subordinate
 clause joined to the sentence after it (``join_subordinate_clauses``). The words they read are
 ``text.speech``'s.
@@ -14,12 +14,13 @@ from dataclasses import replace
 
 from gector_punct.prediction.decoded_line import (Line, cased_after, closed_sentences, constrained, is_name,
                                                   known_name)
+from gector_punct.text.language import language_of
 from gector_punct.text.repeats import core as _core
 from gector_punct.text.sentences import INVERTED_QUESTION
 from gector_punct.text.speech import (CONDITIONAL_OPENERS, GREETING_LINKS, NOUN_GREETINGS,
                                       OTHER_ONE_WORD_QUESTIONS, SUBJECTS, THANKING, THANKS, WAKE_WORDS,
                                       addressee_length, asks, asks_for_any, greeting_length, inversion, inverted,
-                                      is_english, subordinate)
+                                      subordinate)
 from gector_punct.text.tags import KEEP, NONE_CONTEXT, PAUSE_CONTEXT, Tag
 from gector_punct.text.units import narrow_marks, split_edges
 
@@ -80,12 +81,12 @@ def greet_with_commas(line: Line) -> Line:
 
 
 def plain_statements(line: Line) -> Line:
-    """In an English line (``speech.is_english``), a sentence the tags close with ``?`` none of whose clauses
+    """In an English line (``language.language_of``), a sentence the tags close with ``?`` none of whose clauses
     asks (``speech.asks`` of the sentence from its start and from each pause mark on: ``Lisa, do you ...``
     asks) is closed with ``.``, unless its ``?`` is ``DecodeConfig.sure_question`` probable (``Evidence.asking``): ``Ok
     then?``, ``If not?`` are the model's ``?`` spreading from a question beside them."""
     words, out = line.words, list(line.tags)
-    if not any("?" in t.append for t in out) or not is_english([_core(w) for w in words]):
+    if not any("?" in t.append for t in out) or language_of(words) != "en":
         return line
     for span in closed_sentences(words, out):
         end, cores = span[-1], [_core(words[k]) for k in span]
@@ -105,7 +106,7 @@ def ask_inverted_questions(line: Line) -> Line:
     end there), where a pause follows a condition's inversion (``should you need help, call``; ``were it not
     for``), and where the period may be an initial's (``Roe v.``, ``Michael J.``)."""
     words, out = line.words, list(line.tags)
-    if not any("." in t.append for t in out) or not is_english([_core(w) for w in words]):
+    if not any("." in t.append for t in out) or language_of(words) != "en":
         return line
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for span in closed_sentences(words, out):
@@ -130,7 +131,7 @@ def join_subordinate_clauses(line: Line) -> Line:
     sentence. The next word takes the case the model gives it after a comma (``Evidence.case``). It stays
     where the line is read as a fragment and the sentence is its first (not known to start there)."""
     words, out = line.words, list(line.tags)
-    if not any("." in t.append for t in out) or not is_english([_core(w) for w in words]):
+    if not any("." in t.append for t in out) or language_of(words) != "en":
         return line
     kept = [k for k, t in enumerate(out) if not t.deletes]
     for span in closed_sentences(words, out):
@@ -152,10 +153,10 @@ def thank_with_commas(line: Line) -> Line:
     joined to it with a comma and written lower-case, as an editor writes it (``Io sto bene, grazie.``,
     ``Très bien, merci.``). A thanks after a longer sentence (a speech's ``... du tramway. Merci.``),
     after another (``Merci beaucoup. Merci.``), after the first sentence of a line read as a fragment (not
-    known to start there) and ``Thank you.`` stay sentences; so does every thanks in a line with an English
-    word (``speech.is_english``): English dialogue writes it apart (``I bought it. Thanks.``)."""
+    known to start there) and ``Thank you.`` stay sentences; so does every thanks in an English line
+    (``language.language_of``): English dialogue writes it apart (``I bought it. Thanks.``)."""
     words, out = line.words, list(line.tags)
-    if not any("." in t.append for t in out) or is_english([_core(w) for w in words]):
+    if not any("." in t.append for t in out) or language_of(words) == "en":
         return line  # no sentence closed with . (the reply's), or English
     spans = closed_sentences(words, out)
     for n, (before, span) in enumerate(zip(spans, spans[1:])):
@@ -171,14 +172,14 @@ def thank_with_commas(line: Line) -> Line:
 
 
 def join_question_fragments(line: Line) -> Line:
-    """In a line with no English word (``speech.is_english``), a one-word sentence the tags close with ``?``
+    """In a line not English (``language.language_of``), a one-word sentence the tags close with ``?``
     after a question of two or more words (``Come stai? Oggi?``) is the question's last word, its ``?`` spread
     by the model: joined to it (``Come stai oggi?``), in the case the model gives it with no mark before. It
     stays where its ``?`` is ``DecodeConfig.sure_question`` probable, where it asks alone (``OTHER_ONE_WORD_QUESTIONS``:
     ``Perché?``, ``¿Cuándo?``) and where it is a name (``Parigi? Londra?``). English is left to
     ``plain_statements``: there such a word mostly opens the next sentence (``... about? Boy, what's that``)."""
     words, out = line.words, list(line.tags)
-    if sum("?" in t.append for t in out) < 2 or is_english([_core(w) for w in words]):
+    if sum("?" in t.append for t in out) < 2 or language_of(words) == "en":
         return line  # no two questions in a row to join, or English
     spans = closed_sentences(words, out)
     for before, span in zip(spans, spans[1:]):

@@ -8,7 +8,7 @@ capital. A word it holds both ways (``morgen`` tomorrow / ``Morgen`` morning, ``
 ``Recht``) is not listed: its case stays the model's decision. Built by ``utils/data/build_german_nouns.py``.
 
 In: a German line's word cores, lower-case. Out: whether each is a noun (``is_noun``). The decoding's rule
-``line_rules.capitalise_german_nouns`` reads it for lines ``speech.is_german`` says are German (``Hotel`` is a
+``line_rules.capitalise_german_nouns`` reads it for lines ``language.language_of`` says are German (``Hotel`` is a
 German noun and an English word).
 """
 from __future__ import annotations

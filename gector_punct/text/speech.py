@@ -1,5 +1,5 @@
 """What the words of a spoken sentence say of how an editor writes it: whether it asks, whether it opens with
-a greeting, whether it is English, whether it holds a Spanish question word.
+a greeting, whether it holds a spoken number. Which language a line is in is ``language.guess_language``'s.
 
 In: a sentence's or a line's words (their cores, lower-case: ``units.split_edges(word)[1].lower()``). Out:
 yes or no. The decoding's line rules (``prediction.line_rules``) read these where the model's marks alone
@@ -12,12 +12,6 @@ without its ``¿`` (``Qué hora es?``).
   ends with a tag (``right``, ``isn't it``, ``or not``), when it offers a choice (``... or the blue one``),
   or when it is a one-word question (``really``, ``sorry``). A question said as a statement (``you're
   coming?``) is not seen: it is written with ``.``, as a transcript's editor without the voice does.
-* ``is_english(cores)``: the line has a word of ``ENGLISH_MARKERS``, common English words that are no word
-  of the other languages the shipped models read (es, fr, it, de): a rule of English grammar is not applied
-  to a Spanish or German question.
-* ``is_french(cores)``: the line has a word of ``FRENCH_MARKERS`` (common French words that are no word of
-  the other languages read) and none of ``ENGLISH_MARKERS``: its marks are spaced as French writes them
-  (``typography``).
 * ``greeting_length(cores)``: how many words open the sentence as a greeting (``hello``, ``good morning``,
   ``bonjour``), 0 when none does; ``addressee_length(cores)``: how many name those greeted (``everyone``,
   ``à tous``); ``THANKS``: a thanks said alone (``grazie``), ``THANKING``: words that open a thanks.
@@ -27,12 +21,6 @@ without its ``¿`` (``Qué hora es?``).
   吗, 呢) or an A-not-A form (``CHINESE_A_NOT_A``: 要不要), unless a verb reports it (``CHINESE_REPORTING``:
   我不知道他要什么). ``CONDITIONAL_OPENERS``: ``should`` and ``were`` open a condition by inversion (``should
   you need help, ...``), not a question, when a pause follows.
-* ``is_spanish(cores)``: the line has a word of ``SPANISH_MARKERS`` (the question words and common words only
-  Spanish has) or a word with ``ñ``, and no English one.
-* ``is_german(cores)``: the line has a word of ``GERMAN_MARKERS`` (common German words that are no word of the
-  other languages read) and none of ``ENGLISH_MARKERS``: its nouns are capitalised (``german_nouns``).
-* ``SPANISH_QUESTION_WORDS``: the accented interrogatives (``qué``, ``cuántos``), Spanish alone among the
-  languages read: a sentence that asks with one of them is a Spanish question and opens with ``¿``.
 """
 from __future__ import annotations
 
@@ -55,14 +43,6 @@ LEAD_INS = frozenset("and but so or well oh okay ok then now also um uh like hel
 # Tags that end a question ("you're coming, right?"); with a pronoun after an auxiliary ("isn't it").
 END_TAGS = frozenset("right okay ok huh eh correct".split())
 PRONOUNS = frozenset("i you he she it we they there that this".split())
-ENGLISH_MARKERS = frozenset("""the you we it is are to and of not can that this then my your they have what if
-will would be do does did i i'm it's that's don't we'll you're okay ok hello thanks thank yeah how why where when
-who which""".split())
-FRENCH_MARKERS = frozenset("""je j'ai j'en j'y nous vous est c'est une et pas avec dans pour mais très être ça oui
-elle elles ils qu'il qu'elle qu'on n'est n'ai aujourd'hui d'accord où à qu'est-ce suis sommes sont êtes ont avez
-avons était aussi cette ces merci bonjour votre notre sur chez au aux peut peux veux fait faire pourquoi quoi
-alors donc ici voilà tout tous toute rien encore toujours beaucoup moi toi leur mon tes ses demain hier soir
-matin semaine""".split())
 # Greetings of the languages read here (en, fr, it, es, de): a greeting opening a sentence the line goes on
 # from is set off with a comma (``Ciao, come stai?``, ``Hello, thank you for calling``).
 GREETINGS = frozenset("""hello hi hey hiya howdy morning evening afternoon ciao salve buongiorno buonasera bonjour
@@ -90,24 +70,6 @@ WAKE_WORDS = frozenset("siri alexa google cortana bixby".split())
 # Words and phrases that open a subordinate clause: a sentence of one such clause is no sentence of its own.
 SUBORDINATORS = frozenset("before after when whenever while if unless until once although though".split())
 SUBORDINATOR_PHRASES = (("as", "soon", "as"), ("as", "long", "as"), ("even", "if"), ("even", "though"))
-SPANISH_QUESTION_WORDS = frozenset("""qué quién quiénes cuál cuáles cuánto cuánta cuántos cuántas cómo dónde adónde
-cuándo""".split())
-# Common Spanish words that are no word of the other languages read here (en, fr, it, de; not ``es``, German
-# too, nor ``y``, French's ``il y a``): with a question word, or any word with ñ, they say a line is Spanish
-# (``is_spanish``).
-SPANISH_MARKERS = SPANISH_QUESTION_WORDS | frozenset("""el está están estás esta este estos eso
-usted ustedes también muy pero para por porque hay tiene tienes tengo puedes puede podemos quiero hacer gracias
-hola bueno buenos buenas ahora aquí hoy mañana nada algo señor señora vamos sí""".split())
-
-# Common German words that are no word of the other languages read here (en, fr, es, it): not ``die``, ``was``,
-# ``war``, ``man``, ``am``, ``um``, ``er`` (English), ``du``, ``des``, ``hier``, ``uns`` (French), ``da``,
-# ``es``, ``das``, ``diese``, ``bei`` (Spanish, Italian). One says a line is German (``is_german``).
-GERMAN_MARKERS = frozenset("""ich wir ihr sie ist sind bist nicht und der ein eine einen einem einer mit für auf
-auch sehr noch schon bitte danke heute kann können wie wo wann warum zu zum zur nein guten mein meine dein deine
-euch mich dich sich ihnen geht gehen kommt kommen gibt machen wird werden wurde aber oder nach über vom
-beim dieser dieses jetzt zusammen habe haben hast morgen abend viel vielen""".split())
-
-
 def _head(core: str) -> str:
     """A contraction's first part (``what's`` -> ``what``), other words as they are."""
     return core.split("'")[0] if "'" in core and not core.endswith("n't") else core
@@ -193,27 +155,6 @@ def asks_for_any(cores: list[str]) -> bool:
         return False
     noun = next((k for k in range(start + 1, min(start + 3, len(words))) if words[k] in ASKED_FOR), None)
     return noun is not None and (noun + 1 == len(words) or words[noun + 1] not in AUXILIARIES)
-
-
-def is_english(cores: list[str]) -> bool:
-    """Whether a line's words hold an English word no other language read here has (``ENGLISH_MARKERS``)."""
-    return any(c in ENGLISH_MARKERS for c in cores)
-
-
-def is_french(cores: list[str]) -> bool:
-    """Whether a line's words hold a word of ``FRENCH_MARKERS`` and no English one (``is_english``)."""
-    return any(c in FRENCH_MARKERS for c in cores) and not is_english(cores)
-
-
-def is_spanish(cores: list[str]) -> bool:
-    """Whether a line's words hold a word of ``SPANISH_MARKERS`` or one with ``ñ``, and no English one
-    (``is_english``): its questions and exclamations open with ``¿`` ``¡`` (``line_rules.pair_openings``)."""
-    return any(c in SPANISH_MARKERS or "ñ" in c for c in cores) and not is_english(cores)
-
-
-def is_german(cores: list[str]) -> bool:
-    """Whether a line's words hold a word of ``GERMAN_MARKERS`` and no English one (``is_english``)."""
-    return any(c in GERMAN_MARKERS for c in cores) and not is_english(cores)
 
 
 def subordinate(cores: list[str], most: int) -> bool:

@@ -7,14 +7,14 @@ references write them (``docs/experiments/multilingual.md``); every other unit a
 the unit: a word and its marks stay one word (``Vraiment\u00a0?``), and a line's words are still the text split
 at its plain spaces.
 
-Modes: ``auto``: a line is French when its words say so (``speech.is_french``), so a French text is set in
+Modes: ``auto``: a line is French when its words say so (``language.language_of``), so a French text is set in
 French and an English or Italian one is not; ``french``: every line (a text known to be French, whatever
 its lines say); ``plain``: no line (marks against their word, as the training text writes them). Only the
 writers of ``predict``'s output typeset; the tags, their scores and the training text stay plain.
 """
 from __future__ import annotations
 
-from gector_punct.text.speech import is_french
+from gector_punct.text.language import language_of
 from gector_punct.text.units import split_edges
 
 TYPOGRAPHY = ("auto", "french", "plain")
@@ -35,7 +35,7 @@ def typeset(forms: list[str | None], mode: str) -> list[str | None]:
     """A line's written units spaced as ``mode`` says (module docstring)."""
     if checked(mode) == "plain" or not forms:
         return forms
-    if mode == "auto" and not is_french([split_edges(f)[1].lower() for f in forms if f]):
+    if mode == "auto" and language_of([f for f in forms if f]) != "fr":
         return forms
     return [None if form is None else french_unit(form) for form in forms]
 

@@ -1,0 +1,63 @@
+"""Which language a line is in, for the conventions the line rules apply by language (English's question
+rules, French spacing, Spanish ``¿``, German nouns).
+
+In: a line's words. Out: ``language_of(words)`` (``guess_language(line_cores(words))``), one of ``LANGUAGES``
+or None when the line does not say. The guess is py3langid's (langid.py's naive Bayes model over byte n-grams,
+shipped in the package: numpy only, no download; loaded once, on the first guess, in about 0.7 s), not lists of
+marker words:
+a word shared by several languages (Italian and Spanish ``tiene``) or a loan word (``ok``, ``weekend``)
+weighs as little as the identifier learnt it does. Only the languages with conventions here compete; the
+likeliest is the guess when it is at least ``MARGIN`` times as likely as the next, so a line as Italian as it is
+Spanish gets no convention of either (``chi tiene le chiavi``: Italian, though ``tiene`` is Spanish too). ``utils/report/language_guess.py`` measures it against the word lists
+on short lines of each language.
+"""
+from __future__ import annotations
+
+import functools
+import os
+
+from gector_punct.text.units import split_edges
+
+LANGUAGES = ("en", "fr", "es", "it", "de")
+# The likeliest language must be this many times as likely as the next for the line to count as its.
+MARGIN = 3.0
+
+
+def line_cores(words: list[str]) -> tuple[str, ...]:
+    """A line's words as the guess reads them: their cores (``units.split_edges``), lower-case, empty ones
+    left out."""
+    cores = (split_edges(word)[1].lower() for word in words)
+    return tuple(core for core in cores if core)
+
+
+@functools.lru_cache(maxsize=1)
+def _identifier():
+    """py3langid's identifier over ``LANGUAGES`` alone, its probabilities normalised over them."""
+    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_modelpath(os.path.join(MODEL_DIR, MODEL_FILE), norm_probs=True)
+    identifier.set_languages(list(LANGUAGES))
+    return identifier
+
+
+@functools.lru_cache(maxsize=4096)
+def language_scores(cores: tuple[str, ...]) -> dict[str, float]:
+    """Each of ``LANGUAGES``' probability for the line (the identifier's, normalised over them); all 0 for a
+    line with no letters."""
+    text = " ".join(cores)
+    if not any(c.isalpha() for c in text):
+        return dict.fromkeys(LANGUAGES, 0.0)
+    return {lang: float(p) for lang, p in _identifier().rank(text)}
+
+
+def guess_language(cores: tuple[str, ...] | list[str]) -> str | None:
+    """The line's language among ``LANGUAGES``: the likeliest when at least ``MARGIN`` times as likely as
+    the next (None otherwise, and for a line with no letters)."""
+    scores = sorted(language_scores(tuple(cores)).items(), key=lambda item: -item[1])
+    (best, top), (_, second) = scores[0], scores[1]
+    return best if top > 0 and top >= MARGIN * second else None
+
+
+def language_of(words: list[str]) -> str | None:
+    """A line's language from its words as written or tagged (``guess_language`` of ``line_cores``)."""
+    return guess_language(line_cores(words))
