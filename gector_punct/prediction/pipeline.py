@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 
 from gector_punct.prediction.lines_job import LinesJob
-from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.punctuator import Punctuator, run_to_end
 
 OVERLAP_MODES = ("auto", "threads", "off")  # predict.py --overlap: auto = threads on a GPU, off on a CPU
 _DONE = object()
@@ -108,7 +108,8 @@ def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]], scored: 
 
     stop, threads, completed = threading.Event(), [], False
     try:
-        for item in _stage(_stage(_stage(iter(chunks), read, stop, threads), on_lines(encode), stop, threads),
+        encode_whole = on_lines(lambda job: run_to_end(encode(job)))
+        for item in _stage(_stage(_stage(iter(chunks), read, stop, threads), encode_whole, stop, threads),
                            finish, stop, threads):
             if isinstance(item, _Failed):
                 raise item.error

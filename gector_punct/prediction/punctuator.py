@@ -174,13 +174,13 @@ class Punctuator:
         ``iteration_count`` passes, each over the lines the previous one changed (``pass_steps``' steps, the
         encoder's in parts). The service's turns between requests, inside a long line too."""
         job = self.start(lines, audio, scored=scored, caller=caller)
+        tokenise, encode, decode = self.pass_steps()
         for _ in range(self.iteration_count):
             if not job.todo:
                 break
-            self.tokenise_step(job)
-            job.probabilities = yield from self.probabilities_in_parts(job.todo_words(), job.todo_audio(),
-                                                                       job.windows, part_words)
-            self.decode_step(job)
+            tokenise(job)
+            yield from encode(job, part_words)
+            decode(job)
         return job.restored(self.calibration, self.review_threshold) if scored else job.written()
 
     @property
@@ -203,17 +203,20 @@ class Punctuator:
 
     def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:
         """One tagging pass over a job's lines to do, as steps run in this order: ``predict_in_parts`` runs
-        them one after the other (the encoder's in parts), ``pipeline.predict_chunks`` each in a thread of its
-        own on consecutive chunks."""
+        them one after the other, ``pipeline.predict_chunks`` each in a thread of its own on consecutive chunks.
+        The encoder's step is a generator that pauses after each part of its work (``run_to_end`` runs it
+        whole)."""
         return self.tokenise_step, self.encode_step, self.decode_step
 
     def tokenise_step(self, job: LinesJob) -> None:
         """The windows of the lines to do (``encode``)."""
         job.windows = self.encode(job.todo_words())
 
-    def encode_step(self, job: LinesJob) -> None:
-        """Their probabilities (``probabilities``: the encoder and the heads)."""
-        job.probabilities = self.probabilities(job.todo_words(), job.todo_audio(), job.windows)
+    def encode_step(self, job: LinesJob, part_words: float = math.inf) -> Generator[None, None, None]:
+        """Their probabilities (``probabilities_in_parts``: the encoder and the heads), pausing after each part of
+        about ``part_words`` words."""
+        job.probabilities = yield from self.probabilities_in_parts(job.todo_words(), job.todo_audio(), job.windows,
+                                                                   part_words)
 
     def decode_step(self, job: LinesJob) -> None:
         """Their tags (``decode``), each line read as ``fragments`` says, applied to the words. A pass after the

@@ -15,6 +15,7 @@ API in one process; ``utils/bench/benchmark_cli.py`` measures ``predict.py`` as 
 alone is the floor), decoding, writing. ``--threads 1`` against the default shows how the encoder scales.
 ``bare_encoder_seconds`` is the bare forward ``benchmark_cli.py`` compares ``predict.py`` with too.
 """
+import inspect
 import os
 import random
 import resource
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 
 from gector_punct.options.flags import FlagParser, add_flags, flag
 from gector_punct.prediction.loading import load_punctuator
-from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.punctuator import Punctuator, run_to_end
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
 from gector_punct.text.files import read_lines
@@ -65,7 +66,9 @@ def stage_seconds(punctuator: Punctuator, lines: list[str]) -> dict[str, float]:
     lap("reading (existing marks, units)")
     for step, name in zip(punctuator.pass_steps(), ("tokenising", "model: encoder, heads, owned words", "decoding"),
                           strict=True):
-        step(job)
+        done = step(job)
+        if inspect.isgenerator(done):  # the encoder's step pauses in parts: run whole
+            run_to_end(done)
         lap(name)
     job.written()
     lap("writing (written forms, spacing)")
