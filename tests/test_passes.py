@@ -3,6 +3,8 @@ end, so its parts, its passes and its scoring are tested once here for all three
 import copy
 import math
 
+import pytest
+
 from gector_punct.prediction.punctuator import Punctuator, run_to_end
 
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet".split()
@@ -40,6 +42,34 @@ def test_every_path_takes_as_many_passes_as_asked(random_editor):
     for punctuator in (once, twice):
         written = punctuator.predict(lines)
         assert pauses_and_result(punctuator, lines, 15)[1] == written
-        assert [line.text for line in punctuator.predict_scored(lines)] == written
-        scored = run_to_end(punctuator.predict_in_parts(lines, 15, scored=True))
-        assert [line.text for line in scored] == written
+        for scored in (punctuator.predict_scored(lines), run_to_end(punctuator.predict_in_parts(lines, 15, scored=True))):
+            assert [line.text for line in scored] == written
+            assert [" ".join(w.text for w in line.words) for line in scored] == written  # each word, scored
+            assert all(0 < w.confidence <= 1 for line in scored for w in line.words)
+
+
+def test_each_path_names_itself_in_a_type_error(random_editor):
+    for method, name in ((random_editor.predict, "predict"), (random_editor.predict_scored, "predict_scored"),
+                         (lambda lines: run_to_end(random_editor.predict_in_parts(lines, 10)), "predict_in_parts")):
+        with pytest.raises(TypeError, match=rf"^{name} takes a list of lines \(for one text: {name}\(\[text\]\)\[0\]\)"):
+            method("one text")
+        with pytest.raises(TypeError, match=rf"^{name} takes lines of text: line 1 is int"):
+            method(["ok", 3])
+
+
+def test_each_path_hands_each_lines_audio_to_the_model(random_editor, monkeypatch):
+    """Line i's audio reaches the model as line i's, on every pass and path (lines without words take none)."""
+    seen = []
+    original = Punctuator.probabilities_in_parts
+
+    def spy(self, word_lines, audio=None, windows=None, part_words=math.inf):
+        seen.append((len(word_lines), audio))
+        return (yield from original(self, word_lines, None, windows, part_words))
+
+    monkeypatch.setattr(Punctuator, "probabilities_in_parts", spy)
+    lines, audio = ["so we went home", "", "did you"], ["a.wav", "b.wav", None]
+    for run in (random_editor.predict, random_editor.predict_scored,
+                lambda lines, audio: run_to_end(random_editor.predict_in_parts(lines, 5, audio=audio))):
+        seen.clear()
+        run(lines, audio)
+        assert seen[0] == (2, ["a.wav", None]), seen

@@ -3,13 +3,14 @@
 fail? mutmut makes the mutants and runs the tests; this script chooses what it mutates and which tests it runs,
 and prints the score and the survivors.
 
-    python utils/mutation_test.py                                 # modules changed since HEAD (uncommitted)
+    python utils/mutation_test.py                                 # functions changed since HEAD (uncommitted)
     python utils/mutation_test.py --since HEAD~3                  # ... in the last three commits too
     python utils/mutation_test.py --module gector_punct/text/language.py [--tests tests/test_language.py]
     python utils/mutation_test.py --module gector_punct/prediction/punctuator.py --names "*predict_in_parts*"
 
-Modules: ``--module``, else the package's .py files ``git diff --name-only SINCE`` and the untracked files
-name. Tests: ``--tests``, else per module those of ``configs/mutation_tests.toml`` (a module whose tests
+What is mutated: ``--module`` files whole; else the functions and methods of the package's .py files whose
+lines ``git diff SINCE`` changes (every function of a new, untracked file); ``--names`` (mutmut's mutant-name
+globs, ``*predict_in_parts*``) narrows either. Tests: ``--tests``, else per module those of ``configs/mutation_tests.toml`` (a module whose tests
 reach it through others: the service, the CLI), else every test file that imports the module by name; mutmut
 then runs, for each mutant, only those of these tests that call the mutated function (its first, traced run).
 The checkout is copied (tracked and untracked files git does not ignore) into ``--work`` and mutated there,
@@ -20,6 +21,7 @@ the code it sits in). Exit 1 when the score of a module is under ``--min_score``
 """
 from __future__ import annotations
 
+import ast
 import fnmatch
 import os
 import re
@@ -47,7 +49,8 @@ class MutationFlags(Settings):
     since: str = flag("HEAD", "the git revision whose diff names the changed modules (HEAD: uncommitted changes)")
     tests: list[str] = flag([], "test files to run",
                             default_text="configs/mutation_tests.toml's, else those importing the module")
-    names: str = flag("", "mutate only functions whose mutant names match this glob (mutmut's)", default_text="all")
+    names: str = flag("", "mutate only the mutants whose names match this glob (mutmut's: *predict_in_parts*)",
+                      default_text="all of what is mutated")
     work: str = flag("/tmp/gector_punct_mutation", "the folder the checkout is copied to and mutated in")
     max_children: int = flag(2, "mutants run at once", min=1)
     show: int = flag(40, "survivors whose diff is printed", min=0)
@@ -66,6 +69,40 @@ def changed_modules(since: str) -> list[str]:
     names = git_lines("diff", "--name-only", since) + git_lines("ls-files", "--others", "--exclude-standard")
     return sorted({n for n in names if n.startswith(PACKAGE + "/") and n.endswith(".py")
                    and os.path.exists(os.path.join(ROOT, n))})
+
+
+def changed_lines(path: str, since: str) -> set[int] | None:
+    """The lines of ``path`` (as it is now) that ``git diff since`` adds or changes, and the line after each
+    deletion; None for a file git does not track (all of it is new)."""
+    if not git_lines("ls-files", path):
+        return None
+    return hunk_lines(git_lines("diff", "-U0", since, "--", path))
+
+
+def hunk_lines(diff: list[str]) -> set[int]:
+    """The new-side lines of a ``git diff -U0``'s hunks (``@@ -a,b +c,d @@``: lines c to c+d-1; a deletion,
+    d = 0, touches line c)."""
+    lines = set()
+    for line in diff:
+        match = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
+        if match:
+            start, count = int(match[1]), int(match[2] or 1)
+            lines.update(range(start, start + max(count, 1)))
+    return lines
+
+
+def function_globs(path: str, lines: set[int] | None) -> list[str]:
+    """mutmut's mutant-name globs of ``path``'s functions and methods that hold a line of ``lines`` (all of
+    them for None): ``module.x_name__mutmut_*``, ``module.xǁClassǁmethod__mutmut_*``."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    spans = [(f"x_{node.name}", node) for node in tree.body if isinstance(node, functions)]
+    spans += [(f"x\u01c1{cls.name}\u01c1{node.name}", node) for cls in tree.body if isinstance(cls, ast.ClassDef)
+              for node in cls.body if isinstance(node, functions)]
+    touched = [key for key, node in spans
+               if lines is None or any(node.lineno <= n <= node.end_lineno for n in lines)]
+    return [f"{module_name(path)}.{key}__mutmut_*" for key in touched]
 
 
 def module_name(path: str) -> str:
@@ -125,10 +162,11 @@ def mutmut_config(modules: list[str], tests: list[str], work: str) -> str:
             f'pytest_add_cli_args = ["-x", "-q", "-p", "no:cacheprovider"]\nprocess_isolation = "forkserver"\n')
 
 
-def run_mutmut(work: str, names: str, max_children: int) -> dict[str, str]:
-    """mutmut run in ``work``; each mutant's name -> its status (``killed``, ``survived``, ``no tests`` ...)."""
+def run_mutmut(work: str, globs: list[str], max_children: int) -> dict[str, str]:
+    """mutmut run in ``work`` on the mutants ``globs`` name (none: all); each of those mutants' name -> its
+    status (``killed``, ``survived``, ``no tests`` ...)."""
     env = dict(os.environ, HF_HUB_OFFLINE="1", OMP_NUM_THREADS="1")  # mutmut puts its mutants first on the path
-    command = ["mutmut", "run", "--max-children", str(max_children)] + ([names] if names else [])
+    command = ["mutmut", "run", "--max-children", str(max_children)] + globs
     with open(os.path.join(work, "mutmut.log"), "w", encoding="utf-8") as log:
         subprocess.run(command, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, check=False)
     done = subprocess.run(["mutmut", "results", "--all", "true"], cwd=work, env=env, capture_output=True, text=True,
@@ -136,7 +174,7 @@ def run_mutmut(work: str, names: str, max_children: int) -> dict[str, str]:
     statuses = {}
     for line in done.stdout.splitlines():
         name, sep, status = line.strip().rpartition(": ")
-        if sep and (not names or fnmatch.fnmatch(name, names)):
+        if sep and (not globs or any(fnmatch.fnmatch(name, glob) for glob in globs)):
             statuses[name] = status
     if not statuses:
         tail = open(os.path.join(work, "mutmut.log"), encoding="utf-8", errors="replace").read()[-2000:]
@@ -170,8 +208,12 @@ def main(argv=None) -> int:
     add_flags(p, MutationFlags)
     flags = p.settings(MutationFlags, p.parse_args(argv))
     modules = flags.module or changed_modules(flags.since)
-    if not modules:
-        print(f"no module of {PACKAGE}/ changed since {flags.since}: nothing to mutate")
+    globs = [] if flags.module else [g for m in modules for g in function_globs(m, changed_lines(m, flags.since))]
+    if flags.names:
+        globs = [flags.names] if not globs else [g for g in globs if fnmatch.fnmatch(g.replace("*", "1"), flags.names)]
+        modules = flags.module or [m for m in modules if any(g.startswith(module_name(m) + ".") for g in globs)]
+    if not modules or (not flags.module and not globs):
+        print(f"no function of {PACKAGE}/ changed since {flags.since}: nothing to mutate")
         return 0
     missing = [m for m in modules if not os.path.isfile(os.path.join(ROOT, m))]
     if missing:
@@ -180,11 +222,12 @@ def main(argv=None) -> int:
     tests = flags.tests or sorted({t for m in modules for t in tests_for(m, mapped, test_files)})
     if not tests:
         raise InputError(f"no test file imports {', '.join(modules)}: name some with --tests")
-    print(f"mutating {', '.join(modules)}; running {', '.join(tests)}", flush=True)
+    what = ", ".join(globs) if globs else ", ".join(modules)
+    print(f"mutating {what}; running {', '.join(tests)}", flush=True)
     copy_checkout(flags.work)
     with open(os.path.join(flags.work, "pyproject.toml"), "a", encoding="utf-8") as f:
         f.write(mutmut_config(modules, tests, flags.work))
-    scores = report(modules, run_mutmut(flags.work, flags.names, flags.max_children), flags.work, flags.show)
+    scores = report(modules, run_mutmut(flags.work, globs, flags.max_children), flags.work, flags.show)
     return 1 if any(score < flags.min_score for score in scores.values()) else 0
 
 
