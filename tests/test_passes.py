@@ -73,3 +73,30 @@ def test_each_path_hands_each_lines_audio_to_the_model(random_editor, monkeypatc
         seen.clear()
         run(lines, audio)
         assert seen[0] == (2, ["a.wav", None]), seen
+
+
+def test_a_pass_tokenises_its_lines_once(random_editor, monkeypatch):
+    """The encoder's step reads the windows the tokenising step made (the pipeline runs the two in threads of
+    their own): a pass encodes its lines into windows once, whichever path runs it."""
+    calls = []
+    original = Punctuator.encode
+    monkeypatch.setattr(Punctuator, "encode", lambda self, word_lines: calls.append(1) or original(self, word_lines))
+    lines = ["so we went home", "did you"]
+    for run in (random_editor.predict, random_editor.predict_scored,
+                lambda lines: run_to_end(random_editor.predict_in_parts(lines, 3))):
+        calls.clear()
+        run(lines)
+        assert len(calls) == 1
+
+
+def test_tags_are_asked_with_each_lines_audio(random_editor, monkeypatch):
+    seen = []
+    original = Punctuator.probabilities_in_parts
+
+    def spy(self, word_lines, audio=None, windows=None, part_words=math.inf):
+        seen.append(audio)
+        return (yield from original(self, word_lines, None, windows, part_words))
+
+    monkeypatch.setattr(Punctuator, "probabilities_in_parts", spy)
+    random_editor.predict_tags([["so", "we"], ["ok"]], ["a.wav", None])
+    assert seen == [["a.wav", None]]

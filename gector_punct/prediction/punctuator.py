@@ -266,13 +266,13 @@ class Punctuator:
         return [encoder.encode_lines(word_lines, switch_states(self.tasks, model.config.switches))
                 for model, encoder in zip(self.models, self.encoders)]
 
-    def probabilities(self, word_lines: list[list[str]], audio: list[AudioSpec | str | None] | None = None,
-                      windows: list[list[Window]] | None = None) -> Probabilities:
+    def probabilities(self, word_lines: list[list[str]],
+                      audio: list[AudioSpec | str | None] | None = None) -> Probabilities:
         """The ensemble's probabilities of every word of every line, by head name (``decoding.Probabilities``):
         the mean of its models', columns in ``self.names`` order; the lines' words one after the other
-        (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``). ``windows``: the lines'
-        ``encode``, when it was done beforehand."""
-        return run_to_end(self.probabilities_in_parts(word_lines, audio, windows, part_words=math.inf))
+        (word ``j`` of line ``i`` is row ``sum(len(l) for l in lines[:i]) + j``): ``probabilities_in_parts``
+        run whole."""
+        return run_to_end(self.probabilities_in_parts(word_lines, audio))
 
     def probabilities_in_parts(self, word_lines: list[list[str]], audio=None, windows=None,
                                part_words: float = math.inf) -> Generator[None, None, Probabilities]:
