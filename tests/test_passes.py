@@ -29,6 +29,7 @@ def test_parts_are_of_the_asked_size(random_editor):
     assert pauses_and_result(one_by_one, lines, 20) == (3, expected)
     assert pauses_and_result(one_by_one, lines, 10) == (6, expected)
     assert pauses_and_result(one_by_one, lines, 25) == (2, expected)
+    assert pauses_and_result(one_by_one, lines, 11) == (3, expected)  # counted from 0: 10 words are not 11
     assert pauses_and_result(one_by_one, lines, math.inf) == (0, expected)
 
 
@@ -100,3 +101,31 @@ def test_tags_are_asked_with_each_lines_audio(random_editor, monkeypatch):
     monkeypatch.setattr(Punctuator, "probabilities_in_parts", spy)
     random_editor.predict_tags([["so", "we"], ["ok"]], ["a.wav", None])
     assert seen == [["a.wav", None]]
+
+
+def test_the_model_is_fed_each_lines_words_and_audio(random_editor, monkeypatch):
+    """The runner gets the lines' words and audio (an audio model aligns its audio to the words)."""
+    runner, fed = random_editor.runners[0], []
+    original = runner.feed
+    monkeypatch.setattr(runner, "feed", lambda windows, word_lines, audio, *rest:
+                        fed.append((word_lines, audio)) or original(windows, word_lines, None, *rest))
+    random_editor.predict(["so we went home", "", "ok"], ["a.wav", "b.wav", None])
+    assert fed == [([["so", "we", "went", "home"], ["ok"]], ["a.wav", None])]
+
+
+def test_an_ensemble_averages_its_members_probabilities(random_editor):
+    """Two taggers: the mean of each one's probabilities (one alone: its own)."""
+    import numpy as np
+    import torch
+
+    from conftest import tiny_tagger
+
+    torch.manual_seed(1)
+    other = tiny_tagger(random_editor.models[0].vocab, max_len=48)
+    pair = Punctuator([random_editor.models[0], other], device="cpu")
+    alone = [Punctuator([model], device="cpu") for model in pair.models]
+    words = [["so", "we", "went", "home"], ["ok", "then"]]
+    got, members = pair.probabilities(words), [p.probabilities(words) for p in alone]
+    for head, table in got.items():
+        assert np.allclose(table, (members[0][head] + members[1][head]) / 2)
+        assert not np.allclose(table, members[0][head])
