@@ -1,5 +1,6 @@
 """The overlapped pipeline (tokenise ahead, decode behind the encoder) writes what ``predict`` writes,
 chunk for chunk, and fails where the plain loop would."""
+import copy
 import threading
 import time
 
@@ -46,6 +47,20 @@ def test_chunks_come_out_as_predict_writes_them(random_editor, fragments):
         assert any(e != c for e, c in zip(expected, chunks))  # the editor does edit: the test can see a mix-up
     finally:
         random_editor.fragments = False
+
+
+def test_scored_chunks_and_more_passes_come_out_as_predict_writes_them(random_editor):
+    """``scored``: each chunk's ``predict_scored`` lines (text, words, confidence); with ``iteration_count``
+    2, which the overlap cannot run, the plain loop's."""
+    chunks = chunks_of(LINES, 3)
+    assert list(predict_chunks(random_editor, iter(chunks), scored=True)) == \
+        [random_editor.predict_scored(chunk) for chunk in chunks]
+    twice = copy.copy(random_editor)
+    twice.iteration_count = 2
+    expected = [twice.predict(chunk) for chunk in chunks]
+    assert expected != [random_editor.predict(chunk) for chunk in chunks]
+    assert list(predict_chunks(twice, iter(chunks))) == expected
+    assert list(predict_chunks(twice, iter(chunks), scored=True)) == [twice.predict_scored(c) for c in chunks]
 
 
 def test_every_stage_has_ended_when_the_last_chunk_comes_out(random_editor):

@@ -24,6 +24,7 @@ from gector_punct.prediction.punctuator import Punctuator, run_to_end
 
 OVERLAP_MODES = ("auto", "threads", "off")  # predict.py --overlap: auto = threads on a GPU, off on a CPU
 _DONE = object()
+STRAGGLER_SECONDS = 10  # how long a stage still working after a failure is waited for
 
 
 class _Failed:
@@ -106,7 +107,7 @@ def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]], scored: 
         job = on_lines(decode)(job)
         return job.restored(punctuator.calibration, punctuator.review_threshold) if scored else job.written()
 
-    stop, threads, completed = threading.Event(), [], False
+    stop, threads = threading.Event(), []
     try:
         encode_whole = on_lines(lambda job: run_to_end(encode(job)))
         for item in _stage(_stage(_stage(iter(chunks), read, stop, threads), encode_whole, stop, threads),
@@ -114,9 +115,8 @@ def predict_chunks(punctuator: Punctuator, chunks: Iterable[list[str]], scored: 
             if isinstance(item, _Failed):
                 raise item.error
             yield item
-        completed = True
     finally:  # the stages end before the caller goes on (a thread left inside torch aborts the process at its
-        stop.set()  # exit); after a failure or Ctrl-C, one blocked reading a terminal is not waited for long
-        for thread in threads:
-            thread.join(None if completed else 10)
+        stop.set()  # exit): after the last chunk each has ended already; after a failure or Ctrl-C, one blocked
+        for thread in threads:  # reading a terminal is waited for STRAGGLER_SECONDS at most
+            thread.join(STRAGGLER_SECONDS)
 
