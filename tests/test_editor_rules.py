@@ -2,6 +2,7 @@
 fragment's ``?``, an ellipsis at an utterance's end), numbers and codes kept whole, Spanish ``¿`` by its
 question words; and the words the rules read (``gector_punct.text.speech``). Each test states its bug."""
 import numpy as np
+import pytest
 
 from gector_punct.model.config import DecodeConfig
 from gector_punct.prediction.decoding import closing_columns
@@ -405,3 +406,53 @@ def test_an_unsure_sentence_end_after_an_address_goes():
     # A period a stream already wrote (given) stays, and so does the capital after it.
     decided = line_of(words, tags, given=tags[:3], case=case, sentence_end=[0, 0, 0.55, 0, 0, 0.9])
     assert written(join_after_addresses(decided)) == "Write to support@acme.com. And we'll answer."
+
+
+# ---- pair_openings' edges: which lines are Spanish, which sentences open, what an opening is kept with ------
+
+def test_a_line_of_no_language_opens_only_on_the_models_evidence():
+    """A line whose words name no language (``ok``) opens its questions when a word is ``question_opening``
+    likely (the threshold itself counts) or an opening is there already; without evidence it stays; an Italian
+    line never opens, whatever the evidence (``chi tiene le chiavi?``)."""
+    words, tags = ["mm", "ok"], [Tag(), Tag(append="?")]
+    assert language_of(words) is None
+    assert written(pair_openings(line_of(words, tags, question_opening=[0.1, 0.1]))) == "mm ok?"
+    assert written(pair_openings(line_of(words, tags, question_opening=[0.5, 0.1]))) == "¿mm ok?"
+    italian = "chi tiene le chiavi".split()
+    tags = [Tag()] * 3 + [Tag(append="?")]
+    assert written(pair_openings(line_of(italian, tags, question_opening=[0.9, 0, 0, 0]))) == "chi tiene le chiavi?"
+    words = ["mm", "mm", "mm"]  # an opening the tags wrote makes the line Spanish: the first question opens too
+    tags = [Tag(append="?"), Tag(prepend="¿"), Tag(append="?")]
+    assert written(pair_openings(line_of(words, tags, question_opening=[0.1, 0.1, 0.1]))) == "¿mm? ¿mm mm?"
+
+
+def test_a_spanish_question_opens_only_where_the_label_set_can():
+    """A label set without ``¿`` gives every word 0: nothing to open with, the question stays as tagged."""
+    words, tags = "dónde está la estación".split(), [Tag()] * 3 + [Tag(append="?")]
+    assert written(pair_openings(line_of(words, tags, question_opening=[0.0] * 4))) == "dónde está la estación?"
+
+
+def test_a_sentence_is_closed_by_its_kept_words_last_sentence_mark():
+    """A comma ends no sentence (its opening stays), and of ``?!`` the last mark says how the sentence
+    opens."""
+    tags = [Tag(prepend="¿", append=","), Tag(append="?")]
+    assert written(pair_openings(line_of(["qué", "tal"], tags))) == "¿qué, tal?"
+    words, tags = ["qué", "dices"], [Tag(), Tag(append="?!")]
+    assert written(pair_openings(line_of(words, tags, question_opening=[0.5, 0], exclamation_opening=[0.5, 0]))) \
+        == "¡qué dices?!"
+
+
+def test_a_chinese_line_loses_its_openings_and_keeps_its_other_marks(monkeypatch):
+    units = ["你", "好", "吗"]
+    tags = [Tag(prepend="“(¿"), Tag(), Tag(append="?")]
+    assert written(pair_openings(line_of(units, tags, question_opening=[1.0] * 3))) == "“（你好吗？"
+
+
+def test_a_line_that_asks_and_exclaims_nothing_needs_no_language_guess(monkeypatch):
+    """The language identifier loads on its first guess: a line with no ``? !`` and no opening is passed over
+    without one."""
+    import gector_punct.prediction.line_rules as line_rules
+
+    monkeypatch.setattr(line_rules, "language_of", lambda words: pytest.fail("guessed a language"))
+    line = line_of("dónde está".split(), [Tag(), Tag(append=".")])
+    assert written(pair_openings(line)) == "dónde está."

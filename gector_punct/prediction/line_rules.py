@@ -228,9 +228,9 @@ def pair_openings(line: Line) -> Line:
                               for t in tags])
     out, spans, start = list(tags), [], 0
     for k, tag in enumerate(tags):
-        if tag.append and not tag.deletes and ends_sentence(tag.append):
-            closing = [c for c in narrow_marks(tag.append) if c in SENTENCE_MARKS][-1:]  # its last . ? or !
-            spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], "".join(closing)))
+        if ends_sentence(tag.append):  # a deleted word's tag adds no mark (``Tag``)
+            closing = next((c for c in reversed(narrow_marks(tag.append)) if c in SENTENCE_MARKS), "")  # last . ? !
+            spans.append(([j for j in range(start, k + 1) if not tags[j].deletes], closing))
             start = k + 1
     language = language_of(line.words)
     spanish = language == "es" or language is None and any(
