@@ -456,3 +456,70 @@ def test_a_line_that_asks_and_exclaims_nothing_needs_no_language_guess(monkeypat
     monkeypatch.setattr(line_rules, "language_of", lambda words: pytest.fail("guessed a language"))
     line = line_of("dónde está".split(), [Tag(), Tag(append=".")])
     assert written(pair_openings(line)) == "dónde está."
+
+
+def test_a_subordinate_clause_joins_only_an_english_lines_next_words_not_decided():
+    """Only a clause closed with ``.`` joins (``Before we wrap up?`` stays), only in an English line (Spanish
+    ``once`` is eleven), and not where its ``.`` was decided before (``given``: a stream's words already out),
+    which gave ``Before we wrap up. does anyone ask?``."""
+    case = [(KEEP,) * len(MARK_CONTEXTS)] * 7
+    words = "before we wrap up does anyone ask".split()
+    asked = [CAP, Tag(), Tag(), Tag(append="?"), CAP, Tag(), Tag(append="?")]
+    assert written(join_subordinate_clauses(line_of(words, asked, case=case, whole=True))) == \
+        "Before we wrap up? Does anyone ask?"
+    tags = [CAP, Tag(), Tag(), Tag(append="."), CAP, Tag(), Tag(append="?")]
+    assert written(join_subordinate_clauses(line_of(words, tags, case=case, whole=True, given=tags[:3]))) == \
+        "Before we wrap up, does anyone ask?"
+    for given in (tags[:4], tags[:5]):  # up. went out as it is: Does stays (it was "up. does")
+        assert written(join_subordinate_clauses(line_of(words, tags, case=case, whole=True, given=given))) == \
+            "Before we wrap up. Does anyone ask?"
+    words = "once vamos a la playa mañana".split()
+    tags = [Tag(case=CAPITAL, append="."), CAP] + [Tag()] * 3 + [Tag(append=".")]
+    assert written(join_subordinate_clauses(line_of(words, tags, whole=True))) == "Once. Vamos a la playa mañana."
+
+
+def test_no_language_is_guessed_for_a_line_a_rule_cannot_change(monkeypatch):
+    """The English rules and the fragment rule look at a line's language only when it holds the mark they
+    change (``.``, ``?``, two ``?``): the identifier is not loaded for the others."""
+    import gector_punct.prediction.sentence_rules as sentence_rules
+
+    monkeypatch.setattr(sentence_rules, "language_of", lambda words: pytest.fail("guessed a language"))
+    line = line_of("before we wrap up does anyone ask".split(), [CAP] + [Tag()] * 5 + [Tag(append="!")])
+    for rule in (join_subordinate_clauses, plain_statements, ask_inverted_questions, thank_with_commas,
+                 join_question_fragments):
+        assert written(rule(line)) == "Before we wrap up does anyone ask!"
+
+
+def test_a_fragment_joins_only_a_question_of_two_words_right_before_it():
+    """``Dove? Oggi?`` (a one-word question before), ``Dove sei? Come stai. Oggi?`` (a statement before),
+    ``Come stai? Oggi?`` with a deleted word between them or the question already out (``given``), and an
+    ``asking`` at ``sure_question`` itself stay; a later pair still joins after one that stays."""
+    asked = Tag(append="?")
+
+    def joined(text, tags, asking, **reading):
+        words = text.split()
+        line = line_of(words, tags, asking=asking, case=[NO_CASE] * len(words), **reading)
+        return written(join_question_fragments(line))
+
+    assert joined("dove oggi", [Tag(case=CAPITAL, append="?"), Tag(case=CAPITAL, append="?")], [0.6, 0.3]) == \
+        "Dove? Oggi?"
+    tags = [CAP, asked, CAP, Tag(append="."), Tag(case=CAPITAL, append="?")]
+    assert joined("dove sei come stai oggi", tags, [0, 0.6, 0, 0, 0.3]) == "Dove sei? Come stai. Oggi?"
+    tags = [CAP, asked, Tag(deletes=True), Tag(case=CAPITAL, append="?")]
+    assert joined("come stai eh oggi", tags, [0, 0.6, 0, 0.3]) == "Come stai? Oggi?"
+    tags = [CAP, asked, Tag(case=CAPITAL, append="?")]
+    assert joined("come stai oggi", tags, [0, 0.6, 0.8]) == "Come stai? Oggi?"  # sure_question: 0.8
+    assert joined("come stai oggi", tags, [0, 0.6, 0.3], given=tags[:2]) == "Come stai? Oggi?"
+    assert joined("come stai oggi", tags, [0, 0.6, 0.3], given=tags[:1]) == "Come stai oggi?"
+    tags = [Tag(case=CAPITAL, append="?"), Tag(case=CAPITAL, append="?"), CAP, asked, Tag(case=CAPITAL, append="?")]
+    assert joined("dove oggi come stai domani", tags, [0.6, 0.3, 0, 0.6, 0.3]) == "Dove? Oggi? Come stai domani?"
+
+
+def test_a_greeting_already_out_keeps_the_next_words_capital():
+    """``Hello!`` given (a stream's words already out, its ``!`` with them): the next word keeps its capital
+    (it was ``Hello! how are you?``); not given, the greeting takes a comma."""
+    words = "hello how are you".split()
+    tags = [Tag(case=CAPITAL, append="!"), CAP, Tag(), Tag(append="?")]
+    case = [(KEEP,) * len(MARK_CONTEXTS)] * 4
+    assert written(greet_with_commas(line_of(words, tags, case=case))) == "Hello, how are you?"
+    assert written(greet_with_commas(line_of(words, tags, case=case, given=tags[:1]))) == "Hello! How are you?"

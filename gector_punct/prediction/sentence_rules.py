@@ -71,7 +71,7 @@ def greet_with_commas(line: Line) -> Line:
             continue
         end = span[-1]
         after = next((k for k in kept if k > end), None)
-        if after is None or after < len(line.given) or len(span) != n + greeted:
+        if after is None or end < len(line.given) or len(span) != n + greeted:  # its mark already out: stays
             continue
         mark = narrow_marks(out[end].append)
         thanked = mark.endswith(".") and len(span) == n + addressed and _core(words[after]) in THANKING
@@ -137,7 +137,7 @@ def join_subordinate_clauses(line: Line) -> Line:
     for span in closed_sentences(words, out):
         end = span[-1]
         after = next((k for k in kept if k > end), None)
-        if after is None or after < len(line.given) or narrow_marks(out[end].append) != "." or \
+        if after is None or end < len(line.given) or narrow_marks(out[end].append) != "." or \
                 (span[0] == kept[0] and not (line.reading.whole or line.reading.opens)):
             continue
         if _marked_inside(words, out, span) or \
@@ -185,7 +185,8 @@ def join_question_fragments(line: Line) -> Line:
     for before, span in zip(spans, spans[1:]):
         end, k = before[-1], span[0]
         core = _core(words[k])
-        if len(span) != 1 or len(before) < 2 or not narrow_marks(out[k].append).endswith("?") \
+        # a one-word sentence: its first word ends it with ? (the first word of a longer one ends none)
+        if len(before) < 2 or not narrow_marks(out[k].append).endswith("?") \
                 or narrow_marks(out[end].append) != "?" \
                 or line.evidence.asking[k] >= line.reading.config.sure_question \
                 or core in OTHER_ONE_WORD_QUESTIONS or _named(line, k) \
