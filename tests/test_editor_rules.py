@@ -523,3 +523,45 @@ def test_a_greeting_already_out_keeps_the_next_words_capital():
     case = [(KEEP,) * len(MARK_CONTEXTS)] * 4
     assert written(greet_with_commas(line_of(words, tags, case=case))) == "Hello, how are you?"
     assert written(greet_with_commas(line_of(words, tags, case=case, given=tags[:1]))) == "Hello! How are you?"
+
+
+def test_a_thanks_joins_only_a_reply_right_before_it_in_a_line_not_english():
+    """An English line keeps its thanks apart (``I am fine. Thanks.``); a deleted word between the reply and
+    the thanks (``Très bien. Euh. Merci.``) keeps them apart; a later pair still joins after one that stays."""
+    def thanked(text, tags):
+        words = text.split()
+        return written(thank_with_commas(line_of(words, tags, case=[NO_CASE] * len(words), whole=True)))
+
+    thanks = Tag(case=CAPITAL, append=".")
+    assert thanked("i am fine thanks", [CAP, Tag(), Tag(append="."), thanks]) == "I am fine. Thanks."
+    assert thanked("très bien euh merci", [CAP, Tag(append="."), Tag(deletes=True), thanks]) == "Très bien. Merci."
+    tags = [CAP, Tag(), Tag(), Tag(), Tag(), Tag(append="."), CAP, Tag(append="."), thanks]
+    assert thanked("merci pour tout le projet ensemble très bien merci", tags) == \
+        "Merci pour tout le projet ensemble. Très bien, merci."
+
+
+def test_an_inverted_question_inside_a_fragment_line_asks_and_its_edges_stay():
+    """A line read as a fragment (``--fragments``) may begin and end mid-sentence: its first and last sentences
+    keep their ``.``, a sentence between them takes ``?``; one that opens an utterance (``opens``) asks from its
+    first sentence. ``Lisa, do you ...`` asks after one word set off (two pauses too); ``Lisa, should you need
+    help, call`` opens a condition."""
+    words = "do you know it do you want tea do you see".split()
+    tags = [CAP, Tag(), Tag(), Tag(append="."), CAP, Tag(), Tag(), Tag(append="."), CAP, Tag(), Tag(append=".")]
+    assert written(ask_inverted_questions(line_of(words, tags))) == "Do you know it. Do you want tea? Do you see."
+    assert written(ask_inverted_questions(line_of(words, tags, opens=True))) == \
+        "Do you know it? Do you want tea? Do you see."
+    words = "lisa do you want tea or coffee".split()
+    tags = [Tag(case=CAPITAL, append=","), Tag(), Tag(), Tag(), Tag(append=","), Tag(), Tag(append=".")]
+    assert written(ask_inverted_questions(line_of(words, tags, whole=True))) == "Lisa, do you want tea, or coffee?"
+    tags = [CAP, Tag(), Tag(), Tag(), Tag(), Tag(), Tag(append=".")]
+    assert written(ask_inverted_questions(line_of(words, tags, whole=True))) == "Lisa do you want tea or coffee."
+    words = "lisa should you need help call me".split()
+    tags = [Tag(case=CAPITAL, append=","), Tag(), Tag(), Tag(), Tag(append=","), Tag(), Tag(append=".")]
+    assert written(ask_inverted_questions(line_of(words, tags, whole=True))) == "Lisa, should you need help, call me."
+
+
+def test_a_later_subordinate_clause_joins_after_a_sentence_that_is_none():
+    case = [(KEEP,) * len(MARK_CONTEXTS)] * 6
+    words = "we left if not we stay".split()
+    tags = [CAP, Tag(append="."), CAP, Tag(append="."), CAP, Tag(append=".")]
+    assert written(join_subordinate_clauses(line_of(words, tags, case=case, whole=True))) == "We left. If not, we stay."
