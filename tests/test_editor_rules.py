@@ -440,6 +440,9 @@ def test_a_sentence_is_closed_by_its_kept_words_last_sentence_mark():
     words, tags = ["qué", "dices"], [Tag(), Tag(append="?!")]
     assert written(pair_openings(line_of(words, tags, question_opening=[0.5, 0], exclamation_opening=[0.5, 0]))) \
         == "¡qué dices?!"
+    words, tags = "bueno pues dónde estás".split(), [Tag(), Tag(append="…"), Tag(), Tag(append="?")]  # trails off
+    assert written(pair_openings(line_of(words, tags, question_opening=[0.6, 0, 0.9, 0]))) == \
+        "bueno pues… ¿dónde estás?"
 
 
 def test_a_chinese_line_loses_its_openings_and_keeps_its_other_marks(monkeypatch):
