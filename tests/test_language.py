@@ -83,3 +83,19 @@ def test_french_spacing_with_a_loan_word(multilingual):
                                 "c'est quoi ton email"])
     assert out[0].endswith(f"nous{NB}?") and out[1].endswith(f"nous{NB}?"), out
     assert out[2].endswith(f"email{NB}?"), out[2]
+
+
+def test_the_identifier_is_read_from_an_unpacked_copy_made_once(tmp_path, monkeypatch):
+    """py3langid's model ships LZMA-packed: the first use unpacks it into the cache, later ones read the copy;
+    a cache that cannot be written leaves the packed model read, with the same guesses."""
+    lines = [text.split() for _, text in probe_lines()[::10]]
+    expected = [language_of(words) for words in lines]
+    for cache in (tmp_path / "cache", tmp_path / "a_file" / "cache"):
+        (tmp_path / "a_file").write_text("not a folder")
+        monkeypatch.setenv("GECTOR_PUNCT_CACHE", str(cache))
+        language._identifier.cache_clear()
+        language.language_scores.cache_clear()
+        assert [language_of(words) for words in lines] == expected
+    assert [p.name for p in (tmp_path / "cache" / "langid").iterdir()] == ["py3langid-0.4.0.npz"]
+    language._identifier.cache_clear()
+    language.language_scores.cache_clear()

@@ -27,16 +27,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from gector_punct.text.files import atomic_write, place_dir, temporary_dir
+from gector_punct.text.files import CACHE_TEXT, atomic_write, cache_root, place_dir, temporary_dir  # noqa: F401
 
 BUILT_MARK = "config.json"  # a built encoder folder has it: a Hugging Face encoder folder
-
-
-CACHE_TEXT = "$GECTOR_PUNCT_CACHE, else ~/.cache/gector_punct"  # cache_root() in a flag's help
-
-
-def cache_root() -> str:
-    return os.environ.get("GECTOR_PUNCT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gector_punct")
 
 
 def built_folder(name: str, build: Callable[[str], None], what: str, kind: str = "encoders",

@@ -35,6 +35,14 @@ import sys
 from collections.abc import Iterator
 
 
+CACHE_TEXT = "$GECTOR_PUNCT_CACHE, else ~/.cache/gector_punct"  # cache_root() in a flag's help
+
+
+def cache_root() -> str:
+    """Where what is built once is kept (converted encoders, graphs, the language model unpacked)."""
+    return os.environ.get("GECTOR_PUNCT_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "gector_punct")
+
+
 class InputError(ValueError):
     """Bad input data; the message names the file and line."""
 

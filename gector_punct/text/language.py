@@ -3,8 +3,7 @@ rules, French spacing, Spanish ``¿``, German nouns).
 
 In: a line's words. Out: ``language_of(words)`` (``guess_language(line_cores(words))``), one of ``LANGUAGES``
 or None when the line does not say. The guess is py3langid's (langid.py's naive Bayes model over byte n-grams,
-shipped in the package: numpy only, no download; loaded once, on the first guess, in about 0.7 s), not lists of
-marker words:
+shipped in the package: numpy only, no download; loaded once, on the first guess), not lists of marker words:
 a word shared by several languages (Italian and Spanish ``tiene``) or a loan word (``ok``, ``weekend``)
 weighs as little as the identifier learnt it does. Only the languages with conventions here compete; the
 likeliest is the guess when it is at least ``MARGIN`` times as likely as the next, so a line as Italian as it is
@@ -14,8 +13,13 @@ on short lines of each language.
 from __future__ import annotations
 
 import functools
+import lzma
 import os
+import shutil
 
+import numpy as np
+
+from gector_punct.text.files import atomic_write, cache_root
 from gector_punct.text.units import split_edges
 
 LANGUAGES = ("en", "fr", "es", "it", "de")
@@ -32,12 +36,33 @@ def line_cores(words: list[str]) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1)
 def _identifier():
-    """py3langid's identifier over ``LANGUAGES`` alone, its probabilities normalised over them."""
+    """py3langid's identifier over ``LANGUAGES`` alone, its probabilities normalised over them. Its model
+    ships LZMA-packed (0.7 s to unpack at every start): it is read from an unpacked copy in the cache
+    (``files.cache_root``), made on first use; where the cache cannot be written, from the package."""
+    from py3langid import modelio
     from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
-    identifier = LanguageIdentifier.from_modelpath(os.path.join(MODEL_DIR, MODEL_FILE), norm_probs=True)
+    try:
+        with np.load(_unpacked_model(os.path.join(MODEL_DIR, MODEL_FILE)), allow_pickle=False) as data:
+            # what py3langid's own loader (modelio.load_model) makes of the packed file
+            identifier = LanguageIdentifier(data["ptc"], data["pc"], data["classes"].tolist(),
+                                            modelio._to_array(data["nextmove"]), data["out_feat"].tolist(),
+                                            norm_probs=True, tk_row=modelio._to_array(data["nextmove_row"]))
+    except OSError:
+        identifier = LanguageIdentifier.from_modelpath(os.path.join(MODEL_DIR, MODEL_FILE), norm_probs=True)
     identifier.set_languages(list(LANGUAGES))
     return identifier
+
+
+def _unpacked_model(packed: str) -> str:
+    """The cache's unpacked copy of py3langid's packed model, made (atomically) when missing."""
+    import py3langid
+
+    path = os.path.join(cache_root(), "langid", f"py3langid-{py3langid.__version__}.npz")
+    if not os.path.exists(path):
+        with lzma.open(packed) as source, atomic_write(path, "wb", durable=False) as out:
+            shutil.copyfileobj(source, out, length=1 << 20)
+    return path
 
 
 @functools.lru_cache(maxsize=4096)
