@@ -568,3 +568,31 @@ def test_a_later_subordinate_clause_joins_after_a_sentence_that_is_none():
     words = "we left if not we stay".split()
     tags = [CAP, Tag(append="."), CAP, Tag(append="."), CAP, Tag(append=".")]
     assert written(join_subordinate_clauses(line_of(words, tags, case=case, whole=True))) == "We left. If not, we stay."
+
+
+def test_a_greetings_comma_depends_on_what_follows_it():
+    """``Michael! Come here.`` (a name, no greeting) stays; a greeting already out (``given``) keeps its mark,
+    whatever its length; a later greeting takes its comma after a sentence with none; ``Good morning John!``
+    greets a name (its last word); ``Hey, Siri set a timer.`` keeps the comma the name has no mark after;
+    a greeting with the input's own comma is the input's to write; ``Hello and welcome`` takes none; a ``?`` as sure as ``sure_question`` stays a question."""
+    case = [(KEEP,) * len(MARK_CONTEXTS)] * 8
+
+    def greeted(text, tags, **reading):
+        words = text.split()
+        return written(greet_with_commas(line_of(words, tags, case=case[:len(words)], **reading)))
+
+    assert greeted("michael come here", [Tag(case=CAPITAL, append="!"), CAP, Tag(append=".")]) == \
+        "Michael! Come here."
+    tags = [CAP, Tag(append="!"), CAP, Tag(), Tag(append="?")]
+    assert greeted("hello everyone how are you", tags, given=tags[:1]) == "Hello everyone! How are you?"
+    tags = [Tag(case=CAPITAL, append="."), Tag(case=CAPITAL, append="!"), CAP, Tag(), Tag(append="?")]
+    assert greeted("okay hello how are you", tags) == "Okay. Hello, how are you?"
+    tags = [CAP, Tag(), Tag(case=CAPITAL, append="!"), CAP, Tag(), Tag(append="?")]
+    assert greeted("good morning john how are you", tags) == "Good morning John, how are you?"
+    tags = [Tag(case=CAPITAL, append=","), CAP, Tag(), Tag(), Tag(append=".")]
+    assert greeted("hey siri set a timer", tags) == "Hey, Siri set a timer."
+    assert greeted("hello, how are you", [CAP, CAP, Tag(), Tag(append="?")]) == "Hello, How are you?"
+    assert greeted("hello and welcome", [CAP, Tag(), Tag(append=".")]) == "Hello and welcome."
+    tags = [CAP, Tag(append="?")]
+    assert written(plain_statements(line_of(["ok", "then"], tags, asking=[0, 0.8]))) == "Ok then?"
+    assert written(plain_statements(line_of(["ok", "then"], tags, asking=[0, 0.79]))) == "Ok then."

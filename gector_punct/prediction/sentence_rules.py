@@ -62,9 +62,11 @@ def greet_with_commas(line: Line) -> Line:
         addressed = addressee_length(cores[n:])
         greeted = addressed or int(len(span) == n + 1 and is_name(line, span[-1]))  # words after the greeting
         named = addressed or int(len(span) > n and cores[n] in WAKE_WORDS)  # those greeted or the assistant
-        if named and out[span[n - 1]].append == "," and (out[span[n + named - 1]].append or len(span) == n + named):
+        # A sentence's last word carries its closing mark: named words without one go on, and so does the
+        # sentence after a greeting word without one.
+        if named and out[span[n - 1]].append == "," and out[span[n + named - 1]].append:
             out[span[n - 1]] = replace(out[span[n - 1]], append="")
-        elif len(span) > n and not out[span[n - 1]].append and not split_edges(words[span[n - 1]])[2] \
+        elif not out[span[n - 1]].append and not split_edges(words[span[n - 1]])[2] \
                 and not greeted and cores[n] not in WAKE_WORDS | GREETING_LINKS and not is_name(line, span[n]) \
                 and not (n == 1 and cores[0] in NOUN_GREETINGS):
             _join_with_comma(line, out, span[n - 1], span[n])
