@@ -596,3 +596,19 @@ def test_a_greetings_comma_depends_on_what_follows_it():
     tags = [CAP, Tag(append="?")]
     assert written(plain_statements(line_of(["ok", "then"], tags, asking=[0, 0.8]))) == "Ok then?"
     assert written(plain_statements(line_of(["ok", "then"], tags, asking=[0, 0.79]))) == "Ok then."
+
+
+def test_only_a_period_turns_into_a_question_mark_and_only_its_own():
+    """``Do you hear me!`` keeps its ``!``; a period after a closing quote turns, the quote stays; ``Should,
+    we go now.`` asks (a pause at the opener itself opens no condition); a later sentence asks after one that
+    does not."""
+    def asked(text, tags):
+        return written(ask_inverted_questions(line_of(text.split(), tags, whole=True)))
+
+    assert asked("do you hear me ok", [CAP, Tag(), Tag(), Tag(append="!"), Tag(case=CAPITAL, append=".")]) == \
+        "Do you hear me! Ok."
+    assert asked("do you know it", [CAP, Tag(), Tag(), Tag(prepend='"', append='".')]) == 'Do you know "it"?'
+    assert asked("should we go now", [Tag(case=CAPITAL, append=","), Tag(), Tag(), Tag(append=".")]) == \
+        "Should, we go now?"
+    assert asked("it works do you see", [CAP, Tag(append="."), CAP, Tag(), Tag(append=".")]) == \
+        "It works. Do you see?"
