@@ -129,3 +129,29 @@ def test_an_ensemble_averages_its_members_probabilities(random_editor):
     for head, table in got.items():
         assert np.allclose(table, (members[0][head] + members[1][head]) / 2)
         assert not np.allclose(table, members[0][head])
+
+
+def test_a_part_ends_after_the_batch_that_reaches_its_size(random_editor, monkeypatch):
+    """Ten words a batch, parts of 11: the pauses come after batches 2, 4 and 6 (a count not started from 0
+    pauses after 1, 3, 5); a single model's probabilities are its own tables, not a mean (no copy)."""
+    import gector_punct.prediction.punctuator as punctuator_module
+
+    one_by_one = Punctuator(random_editor.models, batch_size=1, device="cpu")
+    runner, batches = one_by_one.runners[0], []
+    original = runner.feed
+
+    def counted(*args):
+        run = original(*args)
+        return lambda *batch: (batches.append(1), run(*batch))[1]
+
+    monkeypatch.setattr(runner, "feed", counted)
+    monkeypatch.setattr(punctuator_module, "mean_probabilities", lambda members: pytest.fail("averaged one model"))
+    lines = [" ".join(WORDS[k:] + WORDS[:k]) for k in range(6)]
+    run, at = one_by_one.predict_in_parts(lines, 11), []
+    try:
+        while True:
+            next(run)
+            at.append(len(batches))
+    except StopIteration:
+        pass
+    assert at == [2, 4, 6]
