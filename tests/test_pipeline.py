@@ -96,6 +96,27 @@ def test_a_caller_that_stops_early_leaves_no_thread_working(random_editor):
     assert threading.active_count() == before
 
 
+def test_a_stage_blocked_reading_is_not_waited_for_long(random_editor, monkeypatch):
+    """Ctrl-C while the reading stage waits on a terminal: the caller goes on after ``STRAGGLER_SECONDS``,
+    not when the terminal next gives a line."""
+    import gector_punct.prediction.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "STRAGGLER_SECONDS", 0.2)
+    typed = threading.Event()
+
+    def terminal():
+        yield ["so we went home"]
+        typed.wait(30)  # a user who types nothing more
+        yield ["ok"]
+
+    results = predict_chunks(random_editor, terminal())
+    next(results)
+    started = time.monotonic()
+    results.close()
+    waited = time.monotonic() - started
+    typed.set()
+    assert waited < 10, waited
+
 
 
 def test_predict_py_writes_the_same_with_and_without_overlap(tmp_path):
