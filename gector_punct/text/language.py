@@ -61,7 +61,7 @@ def _unpacked_model(packed: str) -> str:
     path = os.path.join(cache_root(), "langid", f"py3langid-{py3langid.__version__}.npz")
     if not os.path.exists(path):
         with lzma.open(packed) as source, atomic_write(path, "wb", durable=False) as out:
-            shutil.copyfileobj(source, out, length=1 << 20)
+            shutil.copyfileobj(source, out)
     return path
 
 
