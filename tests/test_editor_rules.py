@@ -575,7 +575,7 @@ def test_a_greetings_comma_depends_on_what_follows_it():
     whatever its length; a later greeting takes its comma after a sentence with none; ``Good morning John!``
     greets a name (its last word); ``Hey, Siri set a timer.`` keeps the comma the name has no mark after;
     a greeting with the input's own comma is the input's to write; ``Hello and welcome`` takes none; a ``?`` as sure as ``sure_question`` stays a question."""
-    case = [(KEEP,) * len(MARK_CONTEXTS)] * 8
+    case = [(KEEP,) * len(MARK_CONTEXTS)] * 10
 
     def greeted(text, tags, **reading):
         words = text.split()
@@ -591,7 +591,12 @@ def test_a_greetings_comma_depends_on_what_follows_it():
     assert greeted("good morning john how are you", tags) == "Good morning John, how are you?"
     tags = [Tag(case=CAPITAL, append=","), CAP, Tag(), Tag(), Tag(append=".")]
     assert greeted("hey siri set a timer", tags) == "Hey, Siri set a timer."
-    assert greeted("hello, how are you", [CAP, CAP, Tag(), Tag(append="?")]) == "Hello, How are you?"
+    assert greeted("hello, how are you", [CAP, Tag(), Tag(), Tag(append="?")]) == "Hello, how are you?"
+    tags = [CAP, Tag(), Tag(), Tag(append="?"), CAP, Tag(), Tag(), Tag(append="?")]  # each greeting its comma
+    assert greeted("hello how are you hi what is new", tags) == "Hello, how are you? Hi, what is new?"
+    tags = [CAP, Tag(), Tag(), Tag(), Tag(append="."), Tag(case=CAPITAL, append="!"), CAP, Tag(), Tag(append="?")]
+    assert greeted("good morning everyone and welcome hello how are you", tags) == \
+        "Good morning everyone and welcome. Hello, how are you?"
     assert greeted("hello and welcome", [CAP, Tag(), Tag(append=".")]) == "Hello and welcome."
     tags = [CAP, Tag(append="?")]
     assert written(plain_statements(line_of(["ok", "then"], tags, asking=[0, 0.8]))) == "Ok then?"
