@@ -43,7 +43,7 @@ def graphs_of_temporary_models_removed(tmp_path_factory):
     import json
     import shutil
 
-    from gector_punct.encoders.cache import cache_root
+    from gector_punct.text.files import cache_root
     from gector_punct.engines.base import META_FILE
 
     temporary, graphs = os.path.realpath(str(tmp_path_factory.getbasetemp())), os.path.join(cache_root(), "graphs")

@@ -27,7 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from gector_punct.text.files import CACHE_TEXT, atomic_write, cache_root, place_dir, temporary_dir  # noqa: F401
+from gector_punct.text.files import atomic_write, cache_root, place_dir, temporary_dir
 
 BUILT_MARK = "config.json"  # a built encoder folder has it: a Hugging Face encoder folder
 

@@ -11,7 +11,7 @@ import gzip
 import os
 from dataclasses import dataclass
 
-from gector_punct.encoders.cache import CACHE_TEXT, cache_root
+from gector_punct.text.files import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.german_nouns import NOUNS_FILE, capital_only_words

@@ -13,7 +13,7 @@ import json
 import statistics
 from dataclasses import dataclass
 
-from gector_punct.encoders.cache import CACHE_TEXT, cache_root
+from gector_punct.text.files import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import tags_from_pair

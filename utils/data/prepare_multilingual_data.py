@@ -35,7 +35,7 @@ import tarfile
 import zipfile
 from dataclasses import dataclass
 
-from gector_punct.encoders.cache import CACHE_TEXT, cache_root
+from gector_punct.text.files import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import atomic_write
 from gector_punct.text.tags import make_source

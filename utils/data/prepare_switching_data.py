@@ -34,7 +34,7 @@ import re
 import sys
 from dataclasses import dataclass
 
-from gector_punct.encoders.cache import CACHE_TEXT, cache_root
+from gector_punct.text.files import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError, atomic_write
 from gector_punct_data.corpora import disfluency, switchboard

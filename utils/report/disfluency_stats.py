@@ -12,7 +12,7 @@ import json
 import sys
 from dataclasses import dataclass
 
-from gector_punct.encoders.cache import CACHE_TEXT, cache_root
+from gector_punct.text.files import CACHE_TEXT, cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.scoring.metrics import deletion_prf
 from gector_punct.text.files import atomic_write

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from gector_punct.encoders.cache import cache_root
+from gector_punct.text.files import cache_root
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct_data.corpora import multitext as mt
 from gector_punct_data.corpora.fetch import fetch

@@ -24,7 +24,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 
-from gector_punct.encoders.cache import CACHE_TEXT, cache_root
+from gector_punct.text.files import CACHE_TEXT, cache_root
 from gector_punct.model.vocabulary import PUNCT_HEAD
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
 from gector_punct.prediction.punctuator import Punctuator
