@@ -21,10 +21,11 @@ TOKEN = "s3cret-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 LINES = ["so i went to new york last tuesday did you go there too", "", "Hello, world. how are you doing today",
          "yes i did it was great we saw the statue of liberty and ate pizza in brooklyn", "ok",
-         "THE MEETING STARTS AT NINE please be on time"]
-READINGS = [{}, {"existing": "strip", "fragments": True}]
+         "THE MEETING STARTS AT NINE please be on time", "it costs twenty five dollars at three p m"]
+READINGS = [{}, {"existing": "strip", "fragments": True}, {"numbers": "digits"}]
 CHUNKS = [["so i went", "to new york last tuesday", "did", "you go there too"],
-          ["yes i did it was great we saw", "the statue of liberty and", "ate pizza in brooklyn"]]
+          ["yes i did it was great we saw", "the statue of liberty and", "ate pizza in brooklyn"],
+          ["it costs twenty five", "dollars and we meet at three p", "m tomorrow"]]  # numbers across messages
 LOOKAHEADS = [0, 3]
 
 
@@ -57,6 +58,7 @@ def predicted():
     restores = {i: start_predict(predict_flags(r), "\n".join(LINES) + "\n") for i, r in enumerate(READINGS)}
     stream_input = "".join("\n".join(chunks) + "\n\n" for chunks in CHUNKS)
     streams = {k: start_predict(["--stream", "--lookahead", str(k)], stream_input) for k in LOOKAHEADS}
+    streams["digits"] = start_predict(["--stream", "--lookahead", "3", "--numbers", "digits"], stream_input)
     return {"restore": restores, "stream": streams}
 
 
@@ -111,10 +113,10 @@ def test_stream_messages_with_words_carry_each_final_words_confidence(server):
     assert [text] == stream_finals(server, 3, CHUNKS[:1])  # the same text as without words
 
 
-def stream_finals(server, lookahead: int, chunks_per_utterance, headers=AUTH) -> list[str]:
+def stream_finals(server, lookahead: int, chunks_per_utterance, headers=AUTH, query: str = "") -> list[str]:
     """Each utterance's finals, concatenated, fed as ``chunks_per_utterance`` with an end after each."""
     lines = []
-    with connect(f"{server.ws_url}/v1/stream?lookahead={lookahead}", additional_headers=headers) as ws:
+    with connect(f"{server.ws_url}/v1/stream?lookahead={lookahead}{query}", additional_headers=headers) as ws:
         for chunks in chunks_per_utterance:
             for chunk in chunks:
                 ws.send(json.dumps({"words": chunk}))
@@ -132,6 +134,10 @@ def stream_finals(server, lookahead: int, chunks_per_utterance, headers=AUTH) ->
 @pytest.mark.parametrize("lookahead", LOOKAHEADS)
 def test_stream_finals_are_what_predict_stream_writes(server, predicted, lookahead):
     assert stream_finals(server, lookahead, CHUNKS) == finished(predicted["stream"][lookahead])
+
+
+def test_stream_numbers_are_what_predict_stream_writes(server, predicted):
+    assert stream_finals(server, 3, CHUNKS, query="&numbers=digits") == finished(predicted["stream"]["digits"])
 
 
 def words_of(message: dict) -> str:
@@ -186,6 +192,7 @@ BAD_REQUESTS = {
     "tasks the model cannot do": ({"lines": ["ok"], "tasks": "disf"}, 422),
     "unknown existing": ({"lines": ["ok"], "existing": "drop"}, 422),
     "fragments not a boolean": ({"lines": ["ok"], "fragments": "yes"}, 422),
+    "unknown numbers": ({"lines": ["ok"], "numbers": "roman"}, 422),
     "too many lines": ({"lines": ["ok"] * 21}, 413),
     "body over the limit": ({"lines": ["word " * 2200]}, 413),
 }
@@ -237,7 +244,7 @@ def test_one_log_line_per_request_without_its_text(server):
     log = server.log()
     assert secret not in log
     assert " POST /v1/restore 200 lines=2 ms=" in log and " POST /v1/restore 422 lines=1 ms=" in log
-    assert " GET /health 200 lines=0 ms=" in log and " WS /v1/stream 101 lines=2 ms=" in log
+    assert " GET /health 200 lines=0 ms=" in log and f" WS /v1/stream 101 lines={len(CHUNKS)} ms=" in log
 
 
 @pytest.fixture(scope="module")
@@ -295,7 +302,7 @@ def test_an_unexpected_error_is_a_json_500_and_the_app_stays_up():
     from gector_punct.service.settings import ServiceSettings
 
     class BrokenPunctuator:  # a bug in the model code
-        def reading(self, tasks, existing, fragments):
+        def reading(self, tasks, existing, fragments, numbers=None):
             return self
 
         def predict(self, lines):
@@ -323,9 +330,9 @@ def test_a_stream_takes_no_place_in_the_queue_before_it_has_words():
     from gector_punct.service.settings import ServiceSettings
 
     class SlowOnTheWorker:  # setting up a reader takes a while on the model worker, none on the server
-        fragments = False
+        fragments, numbers = False, "words"
 
-        def reading(self, tasks, existing, fragments):
+        def reading(self, tasks, existing, fragments, numbers=None):
             if threading.current_thread().name.startswith("model-worker"):
                 time.sleep(1.0)
             return self

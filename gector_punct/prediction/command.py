@@ -25,6 +25,8 @@ from gector_punct.options.flags import FlagParser, add_flags, flag
 from gector_punct.prediction.chunks import word_chunks, write_lines
 from gector_punct.prediction.confidence import CALIBRATION_FILE
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
+from gector_punct.text.numbers.english import NumbersUnavailable
+from gector_punct.text.numbers.spans import numbers_available
 from gector_punct.prediction.pipeline import OVERLAP_MODES, predict_chunks
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
@@ -316,6 +318,10 @@ def restore_files(args: PredictCommand) -> int:
         shape, problem = input_problem(args)
     except InputError as err:
         shape, problem = None, str(err)
+    try:
+        numbers_available(args.numbers)
+    except NumbersUnavailable as err:
+        problem = problem or str(err)
     if problem is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2

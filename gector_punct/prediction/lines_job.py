@@ -12,6 +12,7 @@ from gector_punct.prediction.confidence import Calibration
 from gector_punct.prediction.decoding import Probabilities
 from gector_punct.prediction.restored import RestoredLine, restored_line
 from gector_punct.text.existing import prepare_spaced
+from gector_punct.text.numbers.spans import line_number_spans, merged, merged_words
 from gector_punct.text.tags import Tag, written_forms
 from gector_punct.text.typography import typeset
 from gector_punct.text.units import join_units
@@ -25,9 +26,9 @@ class LinesJob:
     every word is deleted (``disf``) comes back empty, as a stream writes it."""
 
     def __init__(self, lines: list[str], existing: str, audio: list | None = None, scored: bool = False,
-                 typography: str = "plain"):
+                 typography: str = "plain", numbers: str = "words"):
         prepared = [prepare_spaced(line, existing) for line in lines]
-        self.scored, self.typography = scored, typography
+        self.scored, self.typography, self.numbers = scored, typography, numbers
         self.features: dict[int, np.ndarray] = {}  # scored: per line tagged, its kept units' confidence features
         self.lines, self.audio = list(lines), audio
         self.words = [words for words, _ in prepared]
@@ -67,8 +68,15 @@ class LinesJob:
         for i in tagged:
             per_line[i] = confidence[start: start + len(self.words[i])].tolist()
             start += len(self.words[i])
-        return [restored_line(self.typeset(i), self.spacings[i], per_line[i], threshold) if i in per_line
-                else RestoredLine(self.written_line(i)) for i in range(len(self.lines))]
+        out = []
+        for i in range(len(self.lines)):
+            if i not in per_line:
+                out.append(RestoredLine(self.written_line(i)))
+                continue
+            units, spacing, spans = self.written_units(i)
+            # a number is as sure as its least sure word
+            out.append(restored_line(units, spacing, merged(per_line[i], spans, lambda run, _: min(run)), threshold))
+        return out
 
     def written(self) -> list[str]:
         return [self.written_line(i) for i in range(len(self.lines))]
@@ -76,9 +84,18 @@ class LinesJob:
     def written_line(self, i: int) -> str:
         """Line ``i`` as written out: its words joined, empty when all of them went, untouched when untagged."""
         if self.words[i]:
-            return join_units(self.typeset(i), self.spacings[i])
+            units, spacing, _ = self.written_units(i)
+            return join_units(units, spacing)
         return "" if i in self.tagged else self.lines[i]
 
-    def typeset(self, i: int) -> list[str]:
-        """Line ``i``'s words as they are written out (``typography.typeset``: French marks spaced)."""
-        return typeset(self.words[i], self.typography) if i in self.tagged else self.words[i]
+    def written_units(self, i: int) -> tuple[list[str], list[bool], list]:
+        """Line ``i``'s units as they are written out, the spaces before them, and the number spans merged
+        into them (``numbers.spans``: a line of words set apart by spaces; then ``typography.typeset``:
+        French marks spaced). An untagged line's units as they were."""
+        units, spacing = self.words[i], self.spacings[i]
+        if i not in self.tagged:
+            return units, spacing, []
+        spans = line_number_spans(units, self.numbers) if all(spacing[1:]) else []
+        if spans:
+            units, spacing = merged_words(units, spans), merged(spacing, spans, lambda run, _: run[0])
+        return typeset(units, self.typography), spacing, spans

@@ -36,7 +36,7 @@ def load_punctuator(settings: PredictionSettings, live: bool = False, **options)
                                      max_len=settings.max_len, tasks=settings.tasks, device=settings.device,
                                      existing=settings.existing, fragments=settings.fragments,
                                      review_share=settings.review_share,
-                                     typography=settings.typography, **options)
+                                     typography=settings.typography, numbers=settings.numbers, **options)
         for path, model in zip(model_folders(paths), punctuator.models):
             if settings.special_tokens_fix not in (None, model.config.special_tokens_fix):
                 raise ValueError(f"--special_tokens_fix {settings.special_tokens_fix}, but {path} was trained with "

@@ -55,6 +55,7 @@ from gector_punct.prediction.restored import RestoredLine
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.existing import MODES, read_case, read_words
+from gector_punct.text.numbers.spans import numbers_available
 from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
 from gector_punct.text.typography import checked, typeset
 from gector_punct.text.tasks import parse_tasks, switch_states
@@ -69,7 +70,8 @@ class Punctuator:
     ``max_len``, ``tasks``, ``device`` (the onnx engine's: the CPU), ``quantize`` (torch engine), ``audio_cache``,
     ``skip_bad_audio``, ``case_forms``
     (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
-    ``typography`` (how the written lines space their marks: ``typography.typeset``), ``rules`` (the line
+    ``typography`` (how the written lines space their marks: ``typography.typeset``), ``numbers`` (how they
+    write spoken numbers: ``numbers.spans.NUMBERS``; digits need nemo_text_processing), ``rules`` (the line
     rules decoding runs; None: ``line_rules.LINE_RULES``),
     ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
     recognisers emit them (``line_rules.close_utterance``: its first word starts upper-case, its last word
@@ -83,9 +85,10 @@ class Punctuator:
                  existing: str = DEFAULTS.existing, case_forms: CaseForms | None = None,
                  fragments: bool = DEFAULTS.fragments, calibration: Calibration | None = None,
                  review_share: float = DEFAULTS.review_share, typography: str = DEFAULTS.typography,
-                 rules: tuple | None = None):
+                 numbers: str = DEFAULTS.numbers, rules: tuple | None = None):
         self.models, self.case_forms = models, case_forms
         self.typography, self.rules = checked(typography), rules  # rules: decode_lines' (None: LINE_RULES)
+        self.numbers = numbers_available(numbers)
         self.calibration, self.review_share = calibration or Calibration.uncalibrated(), review_share
         self._set_reading(tasks, existing, fragments)
         self.decode_config = decode or models[0].config.decode
@@ -120,12 +123,15 @@ class Punctuator:
                              "without disfluency data (models/switch_en has it)")
         self.tasks, self.existing, self.fragments = tasks, existing, fragments
 
-    def reading(self, tasks: frozenset[str] | str, existing: str, fragments: bool) -> Punctuator:
-        """This predictor reading lines with other ``tasks``, ``existing`` and ``fragments`` (checked as the
-        constructor checks them): a shallow copy sharing the models, encoders and every other setting, so it
-        restores exactly as a predictor loaded with those settings would."""
+    def reading(self, tasks: frozenset[str] | str, existing: str, fragments: bool,
+                numbers: str | None = None) -> Punctuator:
+        """This predictor reading lines with other ``tasks``, ``existing`` and ``fragments`` and writing their
+        numbers as ``numbers`` says (None: as it does; checked as the constructor checks them): a shallow copy
+        sharing the models, encoders and every other setting, so it restores exactly as a predictor loaded
+        with those settings would."""
         view = copy.copy(self)
         view._set_reading(tasks, existing, fragments)
+        view.numbers = self.numbers if numbers is None else numbers_available(numbers)
         return view
 
     @classmethod
@@ -199,7 +205,7 @@ class Punctuator:
         wrong = next((i for i, line in enumerate(lines) if not isinstance(line, str)), None)
         if wrong is not None:
             raise TypeError(f"{caller} takes lines of text: line {wrong} is {type(lines[wrong]).__name__}, not str")
-        return LinesJob(lines, self.existing, audio, scored, self.typography)
+        return LinesJob(lines, self.existing, audio, scored, self.typography, self.numbers)
 
     def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:
         """One tagging pass over a job's lines to do, as steps run in this order: ``predict_in_parts`` runs

@@ -49,6 +49,12 @@ def restored_word(text: str, confidences: list[float], threshold: float) -> Rest
     return RestoredWord(text, confidence, min(confidences, default=1.0) < threshold)
 
 
+def merged_restored(words: list[RestoredWord], text: str) -> RestoredWord:
+    """Words written as one (a number, ``numbers.spans.merged``): as sure as the least sure of them, to review
+    when one of them is."""
+    return RestoredWord(text, min(word.confidence for word in words), any(word.review for word in words))
+
+
 def restored_line(units: list[str], spacing: list[bool] | None, confidences: list[float],
                   threshold: float) -> RestoredLine:
     """A line's written units (kept ones), the spaces its input had before them, each unit's confidence."""

@@ -16,6 +16,7 @@ from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.options.flags import Settings, flag
 from gector_punct.prediction.chunks import DEFAULT_CHUNK_WORDS
 from gector_punct.text.existing import MODES
+from gector_punct.text.numbers.spans import NUMBERS, NUMBERS_HELP
 from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
 from gector_punct.text.typography import TYPOGRAPHY
 
@@ -92,6 +93,7 @@ class PredictionSettings(Settings):
         "auto", "how marks are spaced: auto = a line whose words are French takes a no-break space before ? ! : ; » "
                 "and after «, as French text writes them; french = every line (a French text); plain = none",
         choices=TYPOGRAPHY)
+    numbers: str = flag("words", NUMBERS_HELP, choices=NUMBERS)
     # what is said of each word
     review_share: float = flag(
         0.1, "words flagged for review (--format jsonl / json, the service's \"words\": true): those below the "

@@ -33,8 +33,9 @@ from __future__ import annotations
 from collections import deque
 
 from gector_punct.prediction.punctuator import Punctuator, words_written
-from gector_punct.prediction.restored import RestoredWord, restored_word
+from gector_punct.prediction.restored import RestoredWord, merged_restored, restored_word
 from gector_punct.prediction.settings import DEFAULTS
+from gector_punct.text.numbers.hold import NumberHold
 from gector_punct.text.tags import Tag, capitalise_sentence_starts, written_forms
 from gector_punct.text.typography import typeset
 from gector_punct.text.units import join_units
@@ -142,29 +143,34 @@ class Captions:
     def __init__(self, streamer: StreamingPunctuator):
         self.streamer = streamer
         self.last: str | None = None  # the newest word written on the current line
+        # final words wait here while a number in them may grow (--numbers digits)
+        self.numbers = NumberHold(streamer.punctuator.numbers, merged_restored)
 
     @property
     def open(self) -> bool:
-        return self.last is not None or bool(self.streamer.pending)
+        return self.last is not None or bool(self.streamer.pending) or bool(self.numbers.held)
 
     def push(self, words: list[str]) -> str:
         return self.push_scored(words, scored=False)[0]
 
     def push_scored(self, words: list[str], scored: bool = True) -> tuple[str, list[RestoredWord]]:
         """``push``'s text, and its words with their confidence (``StreamingPunctuator.push_scored``)."""
-        return self._follow(self.streamer.push_scored(words, scored))
+        return self._follow(self.numbers.push(self._kept(self.streamer.push_scored(words, scored))))
 
     def finish(self) -> str:
         return self.finish_scored(scored=False)[0]
 
     def finish_scored(self, scored: bool = True) -> tuple[str, list[RestoredWord]]:
         """``finish``'s text, and its words with their confidence."""
-        out = self._follow(self.streamer.end_scored(scored))
+        out = self._follow(self.numbers.push(self._kept(self.streamer.end_scored(scored))) + self.numbers.finish())
         self.last = None
         return out
 
-    def _follow(self, results: list[RestoredWord | None]) -> tuple[str, list[RestoredWord]]:
-        final = [word for word in results if word is not None]
+    @staticmethod
+    def _kept(results: list[RestoredWord | None]) -> list[RestoredWord]:
+        return [word for word in results if word is not None]
+
+    def _follow(self, final: list[RestoredWord]) -> tuple[str, list[RestoredWord]]:
         texts = [word.text for word in final]
         text = caption_text(texts, self.last) if texts else ""
         self.last = texts[-1] if texts else self.last

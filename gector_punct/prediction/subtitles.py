@@ -6,7 +6,7 @@ timing line verbatim, and its text lines as tokens; other blocks (the WEBVTT hea
 pass through untouched. Markup stays attached to its word and is not read as text (``<i>``, ``</i>``,
 ``<v Speaker>``, ``<00:00:01.000>``, ``{\\an8}``). A cue without a valid timing line, or an empty file,
 raises ``InputError`` naming the file and line. ``restore_subtitles(punctuator, subtitles)`` restores the
-words in place; ``format_subtitles(subtitles)`` gives the file's text (blocks separated by one empty line,
+words in place (under ``--numbers digits`` a number's words in one line become one); ``format_subtitles(subtitles)`` gives the file's text (blocks separated by one empty line,
 tokens of a line by one space). ``subtitle_format_of(path)``: the format a file's first lines show (a
 WEBVTT header, a cue's timing line), for a file given as plain text.
 """
@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from gector_punct.text.files import InputError, excerpt, read_lines
+from gector_punct.text.numbers.spans import line_number_spans, merged_words
 
 FORMATS = ("srt", "vtt")
 _SRT_TIME = re.compile(r"^\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->\s*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}(\s.*)?$")
@@ -127,9 +128,17 @@ def restore_subtitles(punctuator, subtitles: Subtitles) -> Subtitles:
                 elif new[(b, li, t)] is not None:
                     before, _, after = _split(token)
                     out.append(before + new[(b, li, t)] + after)
-            lines.append(out if out else tokens)
+            lines.append(_numbered(out, punctuator.numbers) if out else tokens)
         blocks.append(Block(block.head, lines, block.is_cue))
     return Subtitles(subtitles.fmt, blocks)
+
+
+def _numbered(tokens: list[str], mode: str) -> list[str]:
+    """A cue line's tokens with their numbers written (``numbers.spans``), but over markup: a number stays
+    within its line, its cue and its markup."""
+    spans = [span for span in line_number_spans(tokens, mode)
+             if not any(_MARKUP.search(token) for token in tokens[span.start: span.end])]
+    return merged_words(tokens, spans)
 
 
 def format_subtitles(subtitles: Subtitles) -> str:

@@ -9,9 +9,12 @@ line (a whole utterance unless ``fragments``), restored by a ``StreamingPunctuat
 words at a time with ``LOOKAHEAD`` words of right context and ``CONTEXT`` of left context: memory holds one
 chunk, whatever the length of the transcript, and a sentence may run across segments.
 
-``write_json(punctuator, path, shape, out, chunk_words)``: the transcript in its own shape, each word's text
-restored, ``confidence`` and ``review`` added, times kept, removed words dropped, each segment's ``text``
-rebuilt from its words. ``write_cues(punctuator, path, shape, out, fmt, chunk_words, limits)``: SubRip or
+``written_segments`` pairs each segment's words with their results, merging a number's words into one timed
+word as the punctuator's numbers setting says (``--numbers digits``: ``twenty five dollars`` -> ``$25``, from
+the first word's start to the last's end, its confidence and the recogniser's score their lowest, the first
+word's speaker); a number never spans two segments. ``write_json(punctuator, path, shape, out,
+chunk_words)``: the transcript in its own shape, each word's text restored, ``confidence`` and ``review``
+added, times kept, removed words dropped, each segment's ``text`` rebuilt from its words. ``write_cues(punctuator, path, shape, out, fmt, chunk_words, limits)``: SubRip or
 WebVTT cues of the written words (``cues.CueBuilder``). Both return (words in, items out).
 """
 from __future__ import annotations
@@ -20,12 +23,14 @@ from collections import deque
 from collections.abc import Iterator
 
 from gector_punct.prediction.cues import VTT_HEADER, CueBuilder, CueLimits, format_cue
-from gector_punct.prediction.restored import RestoredWord, restored_word
+from gector_punct.prediction.restored import RestoredWord, merged_restored, restored_word
 from gector_punct.prediction.streaming import StreamingPunctuator, caption_text
-from gector_punct.text.timed_words import WORD_TEXT, Segment, TimedJsonWriter, read_segments
+from gector_punct.text.numbers.spans import NumberSpan, line_number_spans, merged
+from gector_punct.text.timed_words import WORD_TEXT, Segment, TimedJsonWriter, TimedWord, read_segments
 
 LOOKAHEAD = 64  # words of right context a word waits for (a window's worth: as a batch line reads it)
 CONTEXT = 64  # final words kept as the left context of the next chunk
+RECOGNISER_SCORES = ("score", "conf", "probability")  # WhisperX's, Vosk's, faster-whisper's word confidence
 
 
 def restored_segments(punctuator, segments: Iterator[Segment],
@@ -56,6 +61,35 @@ def restored_segments(punctuator, segments: Iterator[Segment],
     yield from ready()
 
 
+def written_segments(punctuator, segments: Iterator[Segment],
+                     chunk_words: int) -> Iterator[tuple[Segment, list[tuple[TimedWord, RestoredWord | None]]]]:
+    """``restored_segments``' segments, each word paired with its result, a number's words merged into one
+    timed word as the punctuator's numbers setting says (``merged_number``): what both writers write."""
+    for segment, results in restored_segments(punctuator, segments, chunk_words):
+        pairs = list(zip(segment.words, results))
+        kept = [k for k, (word, result) in enumerate(pairs) if word.text and result is not None]
+        spans = line_number_spans([pairs[k][1].text for k in kept], punctuator.numbers)
+        # a number spans the pairs from its first word to its last: a word without text among them keeps it apart
+        spans = [NumberSpan(kept[s.start], kept[s.end - 1] + 1, s.text) for s in spans
+                 if all(word.text for word, _ in pairs[kept[s.start]: kept[s.end - 1] + 1])]
+        yield segment, merged(pairs, spans, merged_number)
+
+
+def merged_number(run: list[tuple[TimedWord, RestoredWord | None]], text: str) -> tuple[TimedWord, RestoredWord]:
+    """A number's timed words as one: from the first's start to the last's end, with the first's fields (its
+    speaker), the lowest of the recogniser's scores and of the restoration's confidences."""
+    first, last = run[0][0], run[-1][0]
+    fields = dict(first.fields)
+    if "end" in fields or "end" in last.fields:
+        fields["end"] = last.fields.get("end", last.end)
+    for key in RECOGNISER_SCORES:
+        scores = [word.fields[key] for word, _ in run if isinstance(word.fields.get(key), (int, float))]
+        if scores:
+            fields[key] = min(scores)
+    result = merged_restored([result for _, result in run if result is not None], text)
+    return TimedWord(text, first.start, last.end, fields), result
+
+
 def _joined(parts: list[RestoredWord | None], threshold: float) -> RestoredWord | None:
     """One timed word from its tokens' results: their texts joined by a space, as one written word."""
     kept = [part for part in parts if part is not None]
@@ -73,10 +107,10 @@ def _segment_text(segment: Segment, written: list[str]) -> str:
 def write_json(punctuator, path: str, shape: str, out, chunk_words: int) -> tuple[int, int]:
     writer, top = TimedJsonWriter(out, shape, path), {}
     words_in = segments_out = 0
-    for segment, results in restored_segments(punctuator, read_segments(path, shape, top), chunk_words):
+    for segment, pairs in written_segments(punctuator, read_segments(path, shape, top), chunk_words):
         words, written = [], []
-        for word, result in zip(segment.words, results):
-            words_in += 1
+        words_in += len(segment.words)
+        for word, result in pairs:
             if not word.text:
                 words.append(word.fields)
                 continue
@@ -105,9 +139,9 @@ def write_cues(punctuator, path: str, shape: str, out, fmt: str, chunk_words: in
             number += 1
             out.write(format_cue(number, cue, fmt))
 
-    for segment, results in restored_segments(punctuator, read_segments(path, shape), chunk_words):
-        for word, result in zip(segment.words, results):
-            words_in += 1
+    for segment, pairs in written_segments(punctuator, read_segments(path, shape), chunk_words):
+        words_in += len(segment.words)
+        for word, result in pairs:
             if result is not None:
                 emit(builder.add(word.start, word.end, result.text))
     emit(builder.finish())

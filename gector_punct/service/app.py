@@ -86,7 +86,8 @@ class Service:
         """The punctuator reading lines as ``reading`` says (422 when the model cannot, e.g. disf)."""
         if reading not in self._readers:
             try:
-                self._readers[reading] = self.punctuator.reading(reading.tasks, reading.existing, reading.fragments)
+                self._readers[reading] = self.punctuator.reading(
+                    reading.tasks, reading.existing, reading.fragments, reading.numbers)
             except ValueError as err:
                 raise ClientError(422, str(err)) from None
         return self._readers[reading]

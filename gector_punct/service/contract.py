@@ -3,10 +3,10 @@
 ``{"error": message}``).
 
 ``/v1/restore`` body: a JSON object ``{"lines": [str, ...], "tasks": "punc", "existing": "keep",
-"fragments": false, "words": false}``; only ``lines`` is required, the rest are ``predict.py``'s flags of the
+"fragments": false, "numbers": "words", "words": false}``; only ``lines`` is required, the rest are ``predict.py``'s flags of the
 same names, with the same defaults (``words``: each line answered as ``predict.py --format jsonl`` writes it). A line holds no line break (``predict.py`` would read two lines). Too many lines:
 413. ``/v1/stream`` query: ``lookahead`` (default 8, as ``predict.py --lookahead``), ``tasks``,
-``existing``, ``fragments``, ``words`` (``true``/``false``). A stream message: ``{"words": "new words"}``,
+``existing``, ``fragments``, ``numbers``, ``words`` (``true``/``false``). A stream message: ``{"words": "new words"}``,
 ``{"end": true}`` or, first and only without an Authorization header, ``{"token": "..."}``.
 
 JSON is read strictly: whatever ``json`` cannot turn into values (nesting too deep for it, an integer of
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.text.existing import MODES
 from gector_punct.text.files import excerpt
+from gector_punct.text.numbers.spans import NUMBERS
 from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
 
 DEFAULT_LOOKAHEAD = DEFAULTS.lookahead  # predict.py's --lookahead
@@ -36,10 +37,11 @@ class ClientError(Exception):
 
 @dataclass(frozen=True)
 class Reading:
-    """How lines are read: ``Punctuator.reading``'s arguments."""
+    """How lines are read and their numbers written: ``Punctuator.reading``'s arguments."""
     tasks: frozenset[str] = DEFAULT_TASKS
     existing: str = "keep"
     fragments: bool = False
+    numbers: str = DEFAULTS.numbers
 
 
 @dataclass(frozen=True)
@@ -102,9 +104,11 @@ def kind_of(value: object) -> str:
 
 
 def read_reading(fields: dict[str, object]) -> Reading:
-    """``tasks`` / ``existing`` / ``fragments`` (a JSON boolean) of a body or a query: 422 when bad."""
+    """``tasks`` / ``existing`` / ``fragments`` (a JSON boolean) / ``numbers`` of a body or a query: 422 when
+    bad."""
     tasks = check_text(fields.get("tasks", format_tasks(DEFAULT_TASKS)), "tasks")
     existing = check_text(fields.get("existing", "keep"), "existing")
+    numbers = check_text(fields.get("numbers", DEFAULTS.numbers), "numbers")
     fragments = read_flag(fields, "fragments")
     try:
         task_set = parse_tasks(tasks)
@@ -112,7 +116,9 @@ def read_reading(fields: dict[str, object]) -> Reading:
         raise ClientError(422, str(err)) from None
     if existing not in MODES:
         raise ClientError(422, f"unknown existing mode {existing!r} (one of {', '.join(MODES)})")
-    return Reading(task_set, existing, fragments)
+    if numbers not in NUMBERS:
+        raise ClientError(422, f"unknown numbers mode {excerpt(numbers, 20)!r} (one of {', '.join(NUMBERS)})")
+    return Reading(task_set, existing, fragments, numbers)
 
 
 def read_flag(fields: dict[str, object], name: str) -> bool:
@@ -127,9 +133,10 @@ def read_restore(raw: bytes, max_lines: int) -> RestoreRequest:
     body = read_json(raw)
     if not isinstance(body, dict):
         raise ClientError(422, f"the body must be a JSON object, not {type(body).__name__}")
-    unknown = sorted(set(body) - {"lines", "tasks", "existing", "fragments", "words"})
+    unknown = sorted(set(body) - {"lines", "tasks", "existing", "fragments", "numbers", "words"})
     if unknown:
-        raise ClientError(422, f"unknown field {unknown[0]!r} (fields: lines, tasks, existing, fragments, words)")
+        raise ClientError(422, f"unknown field {unknown[0]!r} (fields: lines, tasks, existing, fragments, numbers, "
+                               "words)")
     if "lines" not in body:
         raise ClientError(422, "the body needs 'lines': a list of strings")
     lines = body["lines"]
@@ -144,9 +151,10 @@ def read_restore(raw: bytes, max_lines: int) -> RestoreRequest:
 
 
 def read_stream_query(query: dict[str, str], max_lookahead: int) -> StreamRequest:
-    unknown = sorted(set(query) - {"lookahead", "tasks", "existing", "fragments", "words"})
+    unknown = sorted(set(query) - {"lookahead", "tasks", "existing", "fragments", "numbers", "words"})
     if unknown:
-        raise ClientError(422, f"unknown parameter {unknown[0]!r} (lookahead, tasks, existing, fragments, words)")
+        raise ClientError(422, f"unknown parameter {unknown[0]!r} (lookahead, tasks, existing, fragments, numbers, "
+                               "words)")
     text = query.get("lookahead", str(DEFAULT_LOOKAHEAD))
     # The length first: int() refuses (ValueError) a text of more than 4,300 digits.
     if not (text.isascii() and text.isdigit() and len(text) <= len(str(max_lookahead))) or int(text) > max_lookahead:

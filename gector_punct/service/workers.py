@@ -67,7 +67,8 @@ class ModelWorker:
 
     def reader(self, reading: Reading) -> Punctuator:
         if reading not in self.readers:
-            self.readers[reading] = self.punctuator.reading(reading.tasks, reading.existing, reading.fragments)
+            self.readers[reading] = self.punctuator.reading(
+                reading.tasks, reading.existing, reading.fragments, reading.numbers)
         return self.readers[reading]
 
     def restore(self, reading: Reading, lines: list[str], scored: bool = False) -> list:

@@ -1,0 +1,99 @@
+"""French, Spanish, German and Italian numbers: text2num (``find_numbers``) finds them and their values, the
+house style of each language writes them: digit groups of five digits and more set apart
+(``GROUP_SEPARATOR``: a narrow no-break space, Italian a period; ``300 000``, ``300.000``), a euro or dollar
+amount with its sign after it (``340 €``), French hours (``15 h``, ``18 h 30``), Spanish half and quarter
+hours after ``las`` (``las 3:30``).
+
+In: a clause's cores (``read_european``). Out: ``(start, end, text)`` spans. Under ``digits`` a number up to
+ten that stands alone stays a word (text2num's ``threshold``) unless its style makes it a sum or a time
+(``tres euros``, ``las tres y media``); a number the library reads as an ordinal stays as said (``premier``,
+``segundo``).
+"""
+from __future__ import annotations
+
+from text_to_num import find_numbers
+
+EUROPEAN = ("fr", "es", "de", "it")
+GROUP_SEPARATOR = {"fr": "\u202f", "es": "\u202f", "de": "\u202f", "it": "."}
+NO_BREAK_SPACE = "\u00a0"  # between a number and what belongs to it: a line never breaks there
+CURRENCIES = {"euro": "€", "euros": "€", "dollar": "$", "dollars": "$", "dólar": "$", "dólares": "$",
+              "dollaro": "$", "dollari": "$"}
+FRENCH_HOURS = {"heure", "heures"}
+FRENCH_YEAR_BEFORE = {"en", "depuis", "année", "an", "jusqu'en", "dès"}  # a year follows: its digits not grouped
+SPANISH_QUARTERS = {("y", "media"): 30, ("y", "cuarto"): 15, ("en", "punto"): 0}
+THRESHOLD = {"digits": 10, "all_digits": 2}  # text2num's: a digit alone is written in digits from this value on
+SMALL = 10  # under digits, a number up to this alone stays a word
+
+
+class Word:
+    """A word as text2num's ``Token`` protocol reads it."""
+
+    def __init__(self, text: str):
+        self._text = text
+
+    def text(self) -> str:
+        return self._text
+
+    def nt_separated(self, previous) -> bool:
+        return False
+
+    def not_a_number_part(self) -> bool:
+        return False
+
+
+def as_tokens(words: list[str]) -> list[Word]:
+    return [Word(word) for word in words]
+
+
+def read_european(cores: list[str], mode: str, language: str) -> list[tuple[int, int, str]]:
+    """A clause's numbers (``readers.reader``'s ``read``)."""
+    lower = [core.lower() for core in cores]
+    tokens = as_tokens(lower)
+    counted = {(o.start, o.end) for o in _counted(find_numbers(tokens, language, THRESHOLD[mode]), mode)}
+    spans, taken = [], 0
+    for occurrence in find_numbers(tokens, language, 0):  # every number, small ones alone included
+        start, end, text = occurrence.start, occurrence.end, occurrence.text
+        if start < taken or not text.isdigit() or occurrence.is_ordinal:
+            continue
+        styled = _styled(lower, start, end, _grouped(text, lower[:start], language), language)
+        # a small number alone stays a word (text2num's threshold) unless its style makes it a sum or a time
+        if (start, end) in counted or styled[2] != text:
+            spans.append(styled)
+            taken = styled[1]
+    return spans
+
+
+def _counted(found: list, mode: str) -> list:
+    """text2num's numbers written in digits under ``mode``: its threshold keeps a digit alone a word; ten alone
+    (``dix chiens``), which it writes whatever the threshold, stays one too under ``digits``."""
+    if mode != "digits":
+        return found
+    starts, ends = {o.start for o in found}, {o.end for o in found}
+    return [o for o in found if not (o.end - o.start == 1 and o.value <= SMALL
+                                     and o.start not in ends and o.end not in starts)]
+
+
+def _grouped(text: str, before: list[str], language: str) -> str:
+    """Digit groups of a number of five digits and more (``300000`` -> ``300 000``), in French of four
+    digits and more but a year's (after ``FRENCH_YEAR_BEFORE``)."""
+    shortest = 4 if language == "fr" and not (before and before[-1] in FRENCH_YEAR_BEFORE) else 5
+    if len(text) < shortest:
+        return text
+    groups = [text[max(0, k - 3): k] for k in range(len(text), 0, -3)][::-1]
+    return GROUP_SEPARATOR[language].join(groups)
+
+
+def _styled(words: list[str], start: int, end: int, number: str, language: str) -> tuple[int, int, str]:
+    """The span grown over what the language writes with the number: its currency, French hours and minutes,
+    Spanish quarters."""
+    after = words[end:end + 2]
+    if after[:1] and after[0] in CURRENCIES:
+        return start, end + 1, number + NO_BREAK_SPACE + CURRENCIES[after[0]]
+    if language == "fr" and after[:1] and after[0] in FRENCH_HOURS:
+        minutes = find_numbers(as_tokens(words[end + 1:end + 2]), language, 0)
+        if minutes and minutes[0].start == 0 and minutes[0].text.isdigit() and int(minutes[0].text) < 60:
+            return start, end + 2, f"{number}{NO_BREAK_SPACE}h{NO_BREAK_SPACE}{int(minutes[0].text):02d}"
+        return start, end + 1, f"{number}{NO_BREAK_SPACE}h"
+    if language == "es" and start > 0 and words[start - 1] in ("la", "las") and tuple(after) in SPANISH_QUARTERS:
+        return start, end + 2, f"{number}:{SPANISH_QUARTERS[tuple(after)]:02d}"
+    return start, end, number

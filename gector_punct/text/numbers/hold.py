@@ -1,0 +1,52 @@
+"""A stream's final words held while a number in them may still grow, for live captions (``--stream``).
+
+In: final words as a stream gives them (``push``), items with a ``text`` (``RestoredWord``). Out: the words
+that may be written, their numbers merged (``spans.line_number_spans`` and ``spans.merged`` with ``join``).
+A word a number may start with is held (the word before a number word too: ``a hundred``, ``minus
+twenty``) until its clause closes (a word with a trailing mark) or ``TAIL`` words have followed the last
+number word; ``finish()`` gives what is held. A word that no number can reach is written at once, but the
+newest word, which the next may turn into one (``a`` before ``hundred``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gector_punct.text.numbers.readers import is_number_word
+from gector_punct.text.numbers.spans import clauses, line_number_spans, merged
+from gector_punct.text.units import split_edges
+
+TAIL = 4  # words after the last number word that may still belong to it (p m, dollars and fifty cents)
+
+
+class NumberHold:
+    def __init__(self, mode: str, join: Callable[[list, str], object]):
+        self.mode, self.join = mode, join
+        self.held: list = []
+
+    def push(self, words: list) -> list:
+        if self.mode == "words":
+            return words
+        out = []
+        for word in words:
+            self.held.append(word)
+            out.extend(self._ready())
+        return out
+
+    def finish(self) -> list:
+        out = self._written(self.held)
+        self.held = []
+        return out
+
+    def _ready(self) -> list:
+        texts = [word.text for word in self.held]
+        numbers = [k for k, text in enumerate(texts) if is_number_word(split_edges(text)[1].lower())]
+        closed = clauses(texts)[-1][1] == len(texts) and bool(split_edges(texts[-1])[2])
+        if closed or (numbers and len(texts) - 1 - numbers[-1] >= TAIL):
+            return self.finish()
+        if numbers:
+            return []
+        out, self.held = self.held[:-1], self.held[-1:]
+        return out
+
+    def _written(self, words: list) -> list:
+        return merged(words, line_number_spans([word.text for word in words], self.mode), self.join)
