@@ -172,6 +172,16 @@ def test_every_writer_writes_the_line_alike(digits_en, tmp_path):
 
 
 @needs_nemo
+def test_the_example_of_docs_numbers_is_what_predict_writes(digits_en):
+    from test_doc_examples import quoted_output
+
+    with open(os.path.join(ROOT, "examples", "numbers.txt"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    quoted = quoted_output("docs/numbers.md", "--input_file examples/numbers.txt")
+    assert quoted.split() == " ".join(digits_en.predict(lines)).split()
+
+
+@needs_nemo
 def test_a_merged_word_is_as_sure_as_its_least_sure_word(digits_en):
     from gector_punct import Punctuator
 
@@ -221,3 +231,39 @@ def test_vosk_cues_keep_a_clock_time_whole(tmp_path):
     srt = run("predict.py", "--input_file", str(path), "--output_file", "-", "--format", "srt", "--numbers",
               "digits").stdout
     assert any("11 p.m." in line for line in srt.splitlines())
+
+
+class Word:
+    """A stream's final word as ``NumberHold`` reads it (``RestoredWord``'s text)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def held(chunks: list[str], mode: str = "digits") -> list[list[str]]:
+    from gector_punct.text.numbers.hold import NumberHold
+
+    hold = NumberHold(mode, lambda run, text: Word(text))
+    out = [[w.text for w in hold.push([Word(t) for t in chunk.split()])] for chunk in chunks]
+    return out + [[w.text for w in hold.finish()]]
+
+
+def test_a_stream_writes_plain_words_one_behind():
+    assert held(["So I went", "home."]) == [["So", "I"], ["went", "home."], []]
+    assert held(["So I went"], mode="words") == [["So", "I", "went"], []]
+
+
+@needs_nemo
+def test_a_stream_holds_a_number_until_it_is_whole():
+    chunks = ["It costs twenty", "five dollars and fifty", "cents, and we meet at eleven P.", "M on the second floor."]
+    out = held(chunks)
+    assert out[0] == ["It"] and out[1] == []  # "costs" waits: "costs twenty ..." may be one number
+    assert " ".join(sum(out, [])) == written(" ".join(chunks))  # as the batch writes the line
+    assert "11 p.m." in sum(out, [])
+    assert held(["I paid a", "hundred dollars", "for it."]) == [["I"], [], ["paid", "$100", "for", "it."], []]
+
+
+@needs_nemo
+def test_a_stream_lets_a_number_go_once_words_enough_followed_it():
+    out = held(["we saw twenty people at the big party on", "monday"])
+    assert out[0] == ["we", "saw", "20", "people", "at", "the", "big", "party"]  # four words after "twenty"

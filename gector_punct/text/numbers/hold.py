@@ -3,25 +3,29 @@
 In: final words as a stream gives them (``push``), items with a ``text`` (``RestoredWord``). Out: the words
 that may be written, their numbers merged (``spans.line_number_spans`` and ``spans.merged`` with ``join``).
 A word a number may start with is held (the word before a number word too: ``a hundred``, ``minus
-twenty``) until its clause closes (a word with a trailing mark) or ``TAIL`` words have followed the last
-number word; ``finish()`` gives what is held. A word that no number can reach is written at once, but the
-newest word, which the next may turn into one (``a`` before ``hundred``).
+twenty``) until its clause closes (a word with a trailing mark, but a letter's period: ``P.`` may be
+followed by ``M``) or ``TAIL`` words have followed the last number word; ``finish()`` gives what is held. A word that no number can reach is written at once, but the
+newest word, which the next may turn into one (``a`` before ``hundred``). The language is guessed from the
+held words and the ``CONTEXT`` words written before them, not from a held number alone.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from gector_punct.text.language import language_of
 from gector_punct.text.numbers.readers import is_number_word
-from gector_punct.text.numbers.spans import clauses, line_number_spans, merged
+from gector_punct.text.numbers.spans import merged, number_spans
 from gector_punct.text.units import split_edges
 
 TAIL = 4  # words after the last number word that may still belong to it (p m, dollars and fifty cents)
+CONTEXT = 12  # words written before the held ones that the language guess reads too
 
 
 class NumberHold:
     def __init__(self, mode: str, join: Callable[[list, str], object]):
         self.mode, self.join = mode, join
         self.held: list = []
+        self.recent: list[str] = []  # the texts of the last CONTEXT words written
 
     def push(self, words: list) -> list:
         if self.mode == "words":
@@ -37,16 +41,23 @@ class NumberHold:
         self.held = []
         return out
 
+    def _released(self, words: list) -> list:
+        self.recent = (self.recent + [word.text for word in words])[-CONTEXT:]
+        return words
+
     def _ready(self) -> list:
         texts = [word.text for word in self.held]
         numbers = [k for k, text in enumerate(texts) if is_number_word(split_edges(text)[1].lower())]
-        closed = clauses(texts)[-1][1] == len(texts) and bool(split_edges(texts[-1])[2])
+        _, core, trail = split_edges(texts[-1])
+        closed = bool(trail) and not (trail == "." and len(core) == 1)  # "P." waits: "M" may follow
         if closed or (numbers and len(texts) - 1 - numbers[-1] >= TAIL):
             return self.finish()
         if numbers:
             return []
         out, self.held = self.held[:-1], self.held[-1:]
-        return out
+        return self._released(out)
 
     def _written(self, words: list) -> list:
-        return merged(words, line_number_spans([word.text for word in words], self.mode), self.join)
+        texts = [word.text for word in words]
+        language = language_of(self.recent + texts) or "en"
+        return self._released(merged(words, number_spans(texts, language, self.mode), self.join))
