@@ -19,7 +19,8 @@ from gector_punct.text.units import split_edges
 
 needs_nemo = pytest.mark.skipif(importlib.util.find_spec("nemo_text_processing") is None,
                                 reason="nemo_text_processing not installed (pip install -r requirements-numbers.txt)")
-PROBES = [os.path.join(ROOT, "tests", "data", name) for name in ("number_lines.tsv", "number_lines_heldout.tsv")]
+PROBES = [os.path.join(ROOT, "tests", "data", name)
+          for name in ("number_lines.tsv", "number_lines_heldout.tsv", "number_lines_fresh.tsv")]
 SPACES = str.maketrans({"\u202f": " ", "\u00a0": " "})  # the probes write a digit group's no-break space as a space
 
 
@@ -67,6 +68,16 @@ def test_one_to_ten_stay_words_in_running_text_unless_all_digits():
     assert written("ha dieci cani", "it") == "ha dieci cani"
     assert written("ha dieci cani", "it", "all_digits") == "ha 10 cani"
     assert written("it costs three dollars") == "it costs $3"  # a sum is in digits, however small
+
+
+@needs_nemo
+def test_what_is_no_count_said_stays_words():
+    assert written("millions of people over the last hundred years") == "millions of people over the last hundred years"
+    assert written("it cost nine ninety nine") == "it cost nine ninety nine"  # no phone number: not digit by digit
+    assert written("call five five five one two three four") == "call 555-1234"
+    assert written("eleven players for twelve hours") == "11 players for 12 hours"
+    assert written("it took two hours") == "it took two hours"  # a length of time is a count
+    assert written("it is two feet wide") == "it is 2 feet wide"  # a dimension is in digits
 
 
 @needs_nemo

@@ -3,7 +3,8 @@ date, measure, decimal, cardinal, ordinal, telephone); ``write_token`` writes ea
 (AP's and Chicago's common ground: ``$40,000``, ``$2.4 million``, ``3 p.m.``, ``3:30 p.m.``, ``March 3,
 2001``, ``1990s``, ``15%``, ``447-2918``, ``12 km``, ``6 feet``), or None where the words stay (one to ten in
 running text under ``digits``; ordinals but in dates, ``a second``, ``the first time``; a kind it does not
-write). Under ``all_digits`` text2num writes the counts from two to ten the tagger leaves.
+write). text2num writes the counts the tagger leaves as words (``eleven``, ``twelve``; under ``all_digits``
+from two on).
 
 In: a clause's cores (``read_english``). Out: ``(start, end, text)`` spans. The tagger's grammar is built
 once into the cache (``cache_root()/nemo``, 5 s) and read from there (a few ms). nemo is an optional install
@@ -23,10 +24,13 @@ NEMO_INSTALL = "pip install -r requirements-numbers.txt"
 GRAMMAR = "en_itn_lower_cased.far"
 # nemo's SI symbols written as symbols; any other unit (feet, miles, pounds) keeps the words it was spoken as.
 SYMBOLS = {"km", "m", "cm", "mm", "kg", "g", "mg", "l", "ml", "km/h", "kph", "mph", "°c", "°f", "%"}
+TIME_UNITS = {"h", "hr", "hrs", "min", "s", "sec", "ms", "d", "day", "days", "week", "weeks", "month", "months",
+              "year", "years"}  # a length of time, written as a count
 SMALL = 10  # under digits, a count up to this stays a word in running text
 DIGIT_WORDS = frozenset("zero one two three four five six seven eight nine".split())
 SMALL_WORDS = DIGIT_WORDS | frozenset("ten first second third fourth fifth sixth seventh eighth ninth tenth".split())
 SCALES = frozenset("hundred thousand million billion trillion".split())
+SCALES = SCALES | {scale + "s" for scale in SCALES}
 LARGE_SCALES = {"million": 10 ** 6, "billion": 10 ** 9, "trillion": 10 ** 12}  # a round count of them keeps its word
 # A four-digit count after these is a year, written without a comma (in 2010, the year 2010).
 YEAR_BEFORE = frozenset("year in since until".split())
@@ -105,7 +109,7 @@ def read_english(cores: list[str], mode: str) -> list[tuple[int, int, str]]:
             text = write_token(kind, value, cores[start:end], mode)
             if text is not None:
                 spans.append((start, end, text))
-    return sorted(spans + (_small_counts(lower, spans) if mode == "all_digits" else []))
+    return sorted(spans + _counts(lower, spans, mode))
 
 
 def windows(words: list[str], mode: str) -> list[tuple[int, int]]:
@@ -157,16 +161,22 @@ def grammar_words() -> frozenset[str]:
     return frozenset(words | {word + "s" for word in words} | {word + "es" for word in words} | IRREGULAR_PLURALS)
 
 
-def _small_counts(words: list[str], spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """Under ``all_digits``, the counts from two to ten the tagger leaves as words (``three kids``), read by
-    text2num (``one`` stays: it is a pronoun as often as a count), outside the spans found."""
+def _counts(words: list[str], spans: list[tuple[int, int, str]], mode: str) -> list[tuple[int, int, str]]:
+    """The counts the tagger leaves as words (``eleven players``; under ``all_digits`` from two on, ``three
+    kids``), read by text2num, outside the spans found and apart from other number words left (``nine
+    ninety nine`` stays: half of it is no number); ``one`` stays (a pronoun as often as a count), and so does
+    a scale alone (``the last hundred years``, ``millions of people``: no count said)."""
     from text_to_num import find_numbers
 
     from gector_punct.text.numbers.european import as_tokens
 
     taken = {k for start, end, _ in spans for k in range(start, end)}
+    least = 2 if mode == "all_digits" else SMALL + 1
+    left = [k not in taken and word in NUMBER_WORDS for k, word in enumerate(words)] + [False]
     return [(o.start, o.end, o.text) for o in find_numbers(as_tokens(words), "en", 2)
-            if not o.is_ordinal and o.text.isdigit() and not taken.intersection(range(o.start, o.end))]
+            if not o.is_ordinal and o.text.isdigit() and int(o.text) >= least
+            and not taken.intersection(range(o.start, o.end)) and not SCALES.issuperset(words[o.start: o.end])
+            and not left[o.start - 1] and not left[o.end]]  # a run of number words whole or not at all
 
 
 def spoken_forms(words: list[str]) -> list[str]:
@@ -288,7 +298,9 @@ def _measure(value: dict, words: list[str], mode: str) -> str | None:
     inner = value.get("decimal") or value.get("cardinal")
     if not inner:
         return None
-    number = _decimal(inner, words, "all_digits") if "decimal" in value else _cardinal(inner, words, "all_digits")
+    # a length of time is a count (two hours); any other measure is in digits however small (6 feet, 2%)
+    inner_mode = mode if units.lower() in TIME_UNITS else "all_digits"
+    number = _decimal(inner, words, inner_mode) if "decimal" in value else _cardinal(inner, words, inner_mode)
     if number is None:
         return None
     if units == "%":
@@ -329,8 +341,10 @@ def _date(value: dict, words: list[str], mode: str) -> str | None:
 
 
 def _telephone(value: dict, words: list[str], mode: str) -> str | None:
-    number = value.get("number_part", "").replace(" ", "")
-    if len(value) != 1 or not number.isdigit():
+    """A number said digit by digit (``four four seven two nine one eight``): ``447-2918``; one said otherwise
+    (``nine ninety nine``) is no phone number."""
+    number = value.get("number_part", "").replace(" ", "").replace("-", "")
+    if len(value) != 1 or not number.isdigit() or not all(w.lower() in DIGIT_WORDS | {"oh"} for w in words):
         return None
     if len(number) == 7:
         return f"{number[:3]}-{number[3:]}"
