@@ -282,15 +282,16 @@ def _decimal(value: dict, words: list[str], mode: str) -> str | None:
 
 
 def _money(value: dict, words: list[str], mode: str) -> str | None:
+    """``$25.50``, ``€1,200``, ``$2.4 million``, ``5 cents``; a currency without a sign (``chf``) stays as said."""
     currency = value.get("currency", "")
     integer, fraction = value.get("integer_part", "0") or "0", value.get("fractional_part", "")
-    if not integer.isdigit() or (fraction and not fraction.isdigit()):
+    if len(currency) != 1 or not integer.isdigit() or (fraction and not fraction.isdigit()):
         return None
-    if fraction and not value.get("quantity"):
-        fraction = fraction.ljust(2, "0")  # cents: $25.50
-    amount = grouped(integer) + (f".{fraction}" if fraction else "")
-    amount += f" {value['quantity']}" if value.get("quantity") else ""
-    return currency + amount if len(currency) == 1 else f"{amount} {currency}".strip()
+    if value.get("quantity"):
+        return currency + grouped(integer) + (f".{fraction}" if fraction else "") + f" {value['quantity']}"
+    if integer == "0" and fraction:
+        return f"{int(fraction)} cents" if currency == "$" else None
+    return currency + grouped(integer) + (f".{fraction.ljust(2, '0')}" if fraction else "")
 
 
 def _measure(value: dict, words: list[str], mode: str) -> str | None:
@@ -324,7 +325,7 @@ def _time(value: dict, words: list[str], mode: str) -> str | None:
     if not hours.isdigit() or not minutes.isdigit() or (minutes == "00" and not suffix):
         return None  # "three o'clock" stays as said
     text = str(int(hours)) + (f":{minutes}" if minutes != "00" else "")
-    return " ".join(part for part in (text, suffix, zone) if part)
+    return " ".join(part for part in (text, suffix, zone.upper()) if part)
 
 
 def _date(value: dict, words: list[str], mode: str) -> str | None:
