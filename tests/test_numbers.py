@@ -375,3 +375,42 @@ def test_a_stream_lets_a_number_go_exactly_four_words_after_it():
     assert held(["we saw twenty a b c d", "e"])[0] == ["we", "saw", "20", "a", "b", "c", "d"]
     words = [f"w{k}" for k in range(CONTEXT + 5)]
     assert held([" ".join(words)])[0] == words[:-1]
+
+
+@needs_nemo
+def test_a_line_whose_language_is_not_guessed_is_read_as_english():
+    from gector_punct.text.numbers.hold import NumberHold
+    from gector_punct.text.numbers.spans import line_number_spans
+
+    assert line_number_spans(["eleven"], "digits") == [NumberSpan(0, 1, "11")]  # the guess: none
+    assert line_number_spans(["eleven"], "words") == [] and line_number_spans([], "digits") == []
+    assert line_number_spans("il a vingt-cinq ans".split(), "digits") == [NumberSpan(2, 3, "25")]
+    hold = NumberHold("digits", lambda run, text: Word(text))
+    assert [w.text for w in hold.push([Word("eleven")]) + hold.finish()] == ["11"]
+
+
+def test_the_mode_is_checked_and_words_need_no_library(monkeypatch):
+    from gector_punct.text.numbers.english import NumbersUnavailable, require_english
+    from gector_punct.text.numbers.spans import numbers_available
+
+    monkeypatch.setitem(sys.modules, "nemo_text_processing", None)  # not installed
+    assert numbers_available("words") == "words"
+    with pytest.raises(NumbersUnavailable, match="^numbers as digits need nemo_text_processing for English: pip "
+                                                 "install -r requirements-numbers.txt$"):
+        require_english()
+    with pytest.raises(NumbersUnavailable):
+        numbers_available("digits")
+    with pytest.raises(ValueError, match="unknown numbers mode"):
+        numbers_available("roman")
+
+
+@needs_nemo
+def test_two_is_a_count_under_all_digits_and_a_lone_small_word_is_judged_by_its_neighbours():
+    from gector_punct.text.numbers.english import windows
+
+    assert written("i have two kids", mode="all_digits") == "i have 2 kids"
+    assert windows("x one y two".split(), "digits") == [(0, 4)]  # two words apart: read together
+    assert windows("one x y twenty".split(), "digits") == [(2, 4)]  # three apart: one is alone
+    assert windows("percent x one y".split(), "digits") == []  # a unit two words away is not beside it
+    assert written("in the year two thousand ten") == "in the year 2010"
+    assert written("year two thousand and ten was") == "year 2,010 was"  # no word before it: a count
