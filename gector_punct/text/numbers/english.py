@@ -212,7 +212,7 @@ def _one_each(words: list[str], run: tuple[int, int, list]) -> list[tuple[int, i
 
 def _as_year(kind: str, value) -> tuple[str, object]:
     """A four-digit count read as a year where a year stands (``YEAR_BEFORE``)."""
-    if kind == "cardinal" and value.get("integer", "").isdigit() and int(value["integer"]) in YEARS:
+    if kind == "cardinal" and _text(value, "integer").isdigit() and int(value["integer"]) in YEARS:
         return "date", {"year": value["integer"]}
     return kind, value
 
@@ -258,13 +258,18 @@ def write_token(kind: str, value, words: list[str], mode: str) -> str | None:
     return write(value, words, mode) if write else None
 
 
+def _text(value: dict, key: str) -> str:
+    """A field of a token, empty where the tagger wrote none."""
+    return value.get(key) or ""
+
+
 def grouped(digits: str) -> str:
     """``40000`` -> ``40,000``."""
     return f"{int(digits):,}" if digits.isdigit() else digits
 
 
 def _cardinal(value: dict, words: list[str], mode: str) -> str | None:
-    integer = value.get("integer", "")
+    integer = _text(value, "integer")
     if not integer.isdigit() or (mode == "digits" and int(integer) <= SMALL and not value.get("negative")):
         return None
     sign, scale = "-" if value.get("negative") else "", words[-1].lower() if words else ""
@@ -274,7 +279,7 @@ def _cardinal(value: dict, words: list[str], mode: str) -> str | None:
 
 
 def _decimal(value: dict, words: list[str], mode: str) -> str | None:
-    integer, fraction = value.get("integer_part", "0") or "0", value.get("fractional_part", "")
+    integer, fraction = _text(value, "integer_part") or "0", _text(value, "fractional_part")
     if not integer.isdigit() or (fraction and not fraction.isdigit()):
         return None
     number = ("-" if value.get("negative") else "") + grouped(integer) + (f".{fraction}" if fraction else "")
@@ -283,8 +288,8 @@ def _decimal(value: dict, words: list[str], mode: str) -> str | None:
 
 def _money(value: dict, words: list[str], mode: str) -> str | None:
     """``$25.50``, ``€1,200``, ``$2.4 million``, ``5 cents``; a currency without a sign (``chf``) stays as said."""
-    currency = value.get("currency", "")
-    integer, fraction = value.get("integer_part", "0") or "0", value.get("fractional_part", "")
+    currency = _text(value, "currency")
+    integer, fraction = _text(value, "integer_part") or "0", _text(value, "fractional_part")
     if len(currency) != 1 or not integer.isdigit() or (fraction and not fraction.isdigit()):
         return None
     if value.get("quantity"):
@@ -295,7 +300,7 @@ def _money(value: dict, words: list[str], mode: str) -> str | None:
 
 
 def _measure(value: dict, words: list[str], mode: str) -> str | None:
-    units = value.get("units", "")
+    units = _text(value, "units")
     inner = value.get("decimal") or value.get("cardinal")
     if not inner:
         return None
@@ -320,8 +325,8 @@ def _unit_words(words: list[str]) -> str:
 
 
 def _time(value: dict, words: list[str], mode: str) -> str | None:
-    hours, minutes = value.get("hours", ""), value.get("minutes", "00") or "00"
-    suffix, zone = value.get("suffix", ""), value.get("zone", "")
+    hours, minutes = _text(value, "hours"), _text(value, "minutes") or "00"
+    suffix, zone = _text(value, "suffix"), _text(value, "zone")
     if not hours.isdigit() or not minutes.isdigit() or (minutes == "00" and not suffix):
         return None  # "three o'clock" stays as said
     text = str(int(hours)) + (f":{minutes}" if minutes != "00" else "")
@@ -329,7 +334,7 @@ def _time(value: dict, words: list[str], mode: str) -> str | None:
 
 
 def _date(value: dict, words: list[str], mode: str) -> str | None:
-    month, day, year = value.get("month", ""), value.get("day", ""), value.get("year", "")
+    month, day, year = _text(value, "month"), _text(value, "day"), _text(value, "year")
     if month:
         month = next((word for word in words if word.lower() == month), month)  # as the restoration cased it
     if day and not day.isdigit():
@@ -344,7 +349,7 @@ def _date(value: dict, words: list[str], mode: str) -> str | None:
 def _telephone(value: dict, words: list[str], mode: str) -> str | None:
     """A number said digit by digit (``four four seven two nine one eight``): ``447-2918``; one said otherwise
     (``nine ninety nine``) is no phone number."""
-    number = value.get("number_part", "").replace(" ", "").replace("-", "")
+    number = _text(value, "number_part").replace(" ", "").replace("-", "")
     if len(value) != 1 or not number.isdigit() or not all(w.lower() in DIGIT_WORDS | {"oh"} for w in words):
         return None
     if len(number) == 7:
