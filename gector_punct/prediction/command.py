@@ -25,8 +25,6 @@ from gector_punct.options.flags import FlagParser, add_flags, flag
 from gector_punct.prediction.chunks import word_chunks, write_lines
 from gector_punct.prediction.confidence import CALIBRATION_FILE
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
-from gector_punct.text.numbers.english import NumbersUnavailable
-from gector_punct.text.numbers.spans import numbers_available
 from gector_punct.prediction.pipeline import OVERLAP_MODES, predict_chunks
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
@@ -37,6 +35,8 @@ from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, 
 from gector_punct.prediction.timed import write_cues, write_json
 from gector_punct.text.files import (InputError, atomic_write, check_input_file, check_output_file, error_text,
                                      read_ended_lines, read_lines)
+from gector_punct.text.numbers.english import NumbersUnavailable
+from gector_punct.text.numbers.spans import numbers_available
 from gector_punct.text.timed_words import timed_shape
 
 

@@ -6,8 +6,9 @@ timing line verbatim, and its text lines as tokens; other blocks (the WEBVTT hea
 pass through untouched. Markup stays attached to its word and is not read as text (``<i>``, ``</i>``,
 ``<v Speaker>``, ``<00:00:01.000>``, ``{\\an8}``). A cue without a valid timing line, or an empty file,
 raises ``InputError`` naming the file and line. ``restore_subtitles(punctuator, subtitles)`` restores the
-words in place (under ``--numbers digits`` a number's words in one line become one); ``format_subtitles(subtitles)`` gives the file's text (blocks separated by one empty line,
-tokens of a line by one space). ``subtitle_format_of(path)``: the format a file's first lines show (a
+words in place (under ``--numbers digits`` a number's words in one line become one);
+``format_subtitles(subtitles)`` gives the file's text (blocks separated by one empty line, tokens of a line
+by one space). ``subtitle_format_of(path)``: the format a file's first lines show (a
 WEBVTT header, a cue's timing line), for a file given as plain text.
 """
 from __future__ import annotations

@@ -14,8 +14,8 @@ word as the punctuator's numbers setting says (``--numbers digits``: ``twenty fi
 the first word's start to the last's end, its confidence and the recogniser's score their lowest, the first
 word's speaker); a number never spans two segments. ``write_json(punctuator, path, shape, out,
 chunk_words)``: the transcript in its own shape, each word's text restored, ``confidence`` and ``review``
-added, times kept, removed words dropped, each segment's ``text`` rebuilt from its words. ``write_cues(punctuator, path, shape, out, fmt, chunk_words, limits)``: SubRip or
-WebVTT cues of the written words (``cues.CueBuilder``). Both return (words in, items out).
+added, times kept, removed words dropped, each segment's ``text`` rebuilt from its words.
+``write_cues(punctuator, path, shape, out, fmt, chunk_words, limits)``: SubRip or WebVTT cues of the written words (``cues.CueBuilder``). Both return (words in, items out).
 """
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ class NumberHold:
     def __init__(self, mode: str, join: Callable[[list, str], object]):
         self.mode, self.join = mode, join
         self.held: list = []
+        self.last_number: int | None = None  # where in ``held`` the newest number word is (each word read once)
         self.recent: list[str] = []  # the texts of the last CONTEXT words written
 
     def push(self, words: list) -> list:
@@ -33,12 +34,14 @@ class NumberHold:
         out = []
         for word in words:
             self.held.append(word)
+            if is_number_word(split_edges(word.text)[1].lower()):
+                self.last_number = len(self.held) - 1
             out.extend(self._ready())
         return out
 
     def finish(self) -> list:
         out = self._written(self.held)
-        self.held = []
+        self.held, self.last_number = [], None
         return out
 
     def _released(self, words: list) -> list:
@@ -46,13 +49,11 @@ class NumberHold:
         return words
 
     def _ready(self) -> list:
-        texts = [word.text for word in self.held]
-        numbers = [k for k, text in enumerate(texts) if is_number_word(split_edges(text)[1].lower())]
-        _, core, trail = split_edges(texts[-1])
+        _, core, trail = split_edges(self.held[-1].text)
         closed = bool(trail) and not (trail == "." and len(core) == 1)  # "P." waits: "M" may follow
-        if closed or (numbers and len(texts) - 1 - numbers[-1] >= TAIL):
+        if closed or (self.last_number is not None and len(self.held) - 1 - self.last_number >= TAIL):
             return self.finish()
-        if numbers:
+        if self.last_number is not None:
             return []
         out, self.held = self.held[:-1], self.held[-1:]
         return self._released(out)
