@@ -10,7 +10,7 @@ import sys
 from conftest import ROOT
 
 SUBPACKAGES = {"text", "encoders", "audio", "model", "engines", "dataset", "prediction", "options", "scoring",
-               "training", "service"}
+               "training", "service", "transcripts"}
 
 
 def test_the_import_contracts_hold():

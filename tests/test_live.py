@@ -16,7 +16,7 @@ from gector_punct.prediction.decoding import no_edit_probabilities
 from gector_punct.text.files import InputError
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.streaming import Captions, StreamingPunctuator, caption_text
-from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles
+from gector_punct.transcripts.subtitles import format_subtitles, read_subtitles, restore_subtitles
 from gector_punct.text.tags import ACRONYM, CAPITAL, DELETE, KEEP, MARK_CONTEXTS, UPPER, Tag
 from gector_punct.text.units import split_edges
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD, Vocabulary

@@ -25,7 +25,7 @@ def digits_en():
 
 def test_every_writer_writes_the_line_alike(digits_en, tmp_path):
     from gector_punct.prediction.streaming import Captions, StreamingPunctuator
-    from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles
+    from gector_punct.transcripts.subtitles import format_subtitles, read_subtitles, restore_subtitles
 
     (line,) = digits_en.predict([TALK])
     assert "3 p.m." in line and "$25.50" in line

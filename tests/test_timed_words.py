@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 from test_cli import run
 
 from gector_punct import Punctuator
-from gector_punct.prediction.cues import CueBuilder, CueLimits
-from gector_punct.prediction.timed import LOOKAHEAD, restored_segments
+from gector_punct.transcripts.cues import CueBuilder
+from gector_punct.transcripts.restoring import LOOKAHEAD, STEP, restored_segments
+from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct.text.files import InputError
-from gector_punct.text.timed_words import Segment, TimedWord, read_segments, timed_shape
+from gector_punct.transcripts.timed_words import Segment, TimedWord, read_segments, timed_shape
 
 TALK = ("so we started the project in march and honestly it was hard at first the team was small "
         "we had no office and the budget was tiny but then in june things changed we got funding "
@@ -127,8 +128,8 @@ def test_text_for_json_and_json_for_text_are_refused(tmp_path):
     text, timed = tmp_path / "a.txt", tmp_path / "a.json"
     text.write_text("hello there\n")
     timed.write_text(json.dumps(whisper_document(TALK[:5])))
-    for path, fmt, says in ((text, "json", "is not JSON"), (timed, "plain", "give --format json, srt or vtt"),
-                            (timed, "jsonl", "give --format json, srt or vtt")):
+    for path, fmt, says in ((text, "json", "is not JSON"), (timed, "plain", "give --format json, srt, vtt or text"),
+                            (timed, "jsonl", "give --format json, srt, vtt or text")):
         result = run("predict.py", "--input_file", str(path), "--output_file", "-", "--format", fmt, check=False)
         assert result.returncode == 2 and says in result.stderr and result.stderr.startswith("error: ")
 
@@ -155,7 +156,7 @@ def test_srt_from_words_keeps_the_limits_and_every_word(tmp_path, default_en):
         texts.append(" ".join(lines))
     as_json = json.loads(run("predict.py", "--input_file", str(path), "--output_file", "-", "--format", "json").stdout)
     assert " ".join(texts) == " ".join(w["word"] for s in as_json["segments"] for w in s["words"])  # one restoration
-    pause = 40 * 0.35 + 0.3  # the end of the word before the pause: a cue ends there
+    pause = 40 * 0.35 + 0.3 + 0.5  # the end of the word before the pause, and the half second a cue lingers
     assert any(abs(seconds(*cue[5:9]) - pause) < 0.002 for cue in cues)
     assert sum(text.endswith((".", "?", "!")) for text in texts) >= len(texts) // 2  # most end at a sentence end
 
@@ -168,7 +169,7 @@ def test_vtt_from_words_opens_with_its_header(tmp_path):
 
 
 def test_a_cue_ends_at_a_sentence_end_else_at_a_comma():
-    builder = CueBuilder(CueLimits(line_chars=20))
+    builder = CueBuilder(SubtitleStyle(line_chars=20, max_lines=1))
     words = "Well, we tried. Then we went home, and slept well after that day".split()
     cues = []
     for k, word in enumerate(words):
@@ -183,7 +184,7 @@ WORD = st.text("abcdefghij", min_size=1, max_size=12).map(lambda w: w + random.R
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(WORD, st.floats(0.05, 3.0), st.floats(0.0, 1.2)), min_size=1, max_size=80))
 def test_every_cue_keeps_the_limits_and_the_words_in_order(items):
-    limits, builder, cues, t, timed = CueLimits(), CueBuilder(), [], 0.0, []
+    limits, builder, cues, t, timed = SubtitleStyle(), CueBuilder(), [], 0.0, []
     for word, gap, length in items:
         t += gap
         timed.append((t, t + length, word))
@@ -196,8 +197,8 @@ def test_every_cue_keeps_the_limits_and_the_words_in_order(items):
         n = len(" ".join(cue.lines).split())
         inside = timed[k:k + n]
         k += n
-        assert cue.end - cue.start <= limits.seconds + 1e-9
-        assert len(cue.lines) <= limits.lines and all(len(line) <= limits.line_chars for line in cue.lines)
+        assert cue.end - cue.start <= limits.max_duration + 1e-9
+        assert len(cue.lines) <= limits.max_lines and all(len(line) <= limits.line_chars for line in cue.lines)
         assert all(b[0] - a[1] < limits.pause for a, b in zip(inside, inside[1:]))
 
 
@@ -209,8 +210,8 @@ def test_a_long_transcript_is_restored_a_chunk_at_a_time(default_en):
             read.append(k)
             yield Segment({}, [TimedWord(w, 0.0, 0.0, {}) for w in TALK[:10]])
 
-    first = next(restored_segments(default_en, segments(), chunk_words=100))
-    assert len(read) < 30  # about (chunk + lookahead) words' segments read before the first comes out
+    first = next(restored_segments(default_en, segments()))
+    assert len(read) <= (STEP + LOOKAHEAD) // 10 + 2  # a step and the lookahead read before the first comes out
     assert len(first[1]) == 10
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from benchmark import example_words  # (utils/bench/, this script's folder)
 from benchmark_cli import ROOT, asr_lines, load, timed_child
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
-from gector_punct.prediction.cues import CueLimits
+from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct_data.script import run_script
 
 JSONL_TARGET = 1.10  # jsonl / plain wall time
@@ -66,7 +66,7 @@ def whisper_transcript(n_words: int, seed: int) -> dict:
     return {"segments": segments, "word_segments": [w for s in segments for w in s["words"]], "language": "en"}
 
 
-def cue_violations(srt: str, limits: CueLimits) -> tuple[int, int]:
+def cue_violations(srt: str, limits: SubtitleStyle) -> tuple[int, int]:
     """(cues, cues breaking a limit: lines, characters a line, seconds). Pauses are checked by the tests."""
     cues = CUE.findall(srt)
     bad = 0
@@ -74,7 +74,7 @@ def cue_violations(srt: str, limits: CueLimits) -> tuple[int, int]:
         start = int(cue[1]) * 3600 + int(cue[2]) * 60 + int(cue[3]) + int(cue[4]) / 1000
         end = int(cue[5]) * 3600 + int(cue[6]) * 60 + int(cue[7]) + int(cue[8]) / 1000
         lines = cue[9].splitlines()
-        bad += (end - start > limits.seconds + 1e-6 or len(lines) > limits.lines
+        bad += (end - start > limits.max_duration + 1e-6 or len(lines) > limits.max_lines
                 or any(len(line) > limits.line_chars for line in lines))
     return len(cues), bad
 
@@ -106,7 +106,7 @@ def srt_cost(args: ReviewBenchFlags, n_words: int, tmp: str) -> None:
     hours = document["segments"][-1]["end"] / 3600
     runs = [timed_child(predict(args.model_path, source, out, "--format", "srt")) for _ in range(args.runs)]
     with open(out, encoding="utf-8") as f:
-        cues, bad = cue_violations(f.read(), CueLimits())
+        cues, bad = cue_violations(f.read(), SubtitleStyle())
     wall = statistics.median(run["wall"] for run in runs)
     print(f"{n_words:,} timed words ({hours:.2f} h of speech, {os.path.getsize(source) / 1e6:.1f} MB of JSON) -> "
           f"{cues:,} SRT cues, {bad} breaking a limit; median of {args.runs}: {wall:.2f} s (target for an hour < "

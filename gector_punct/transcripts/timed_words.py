@@ -41,6 +41,7 @@ class TimedWord:
     start: float
     end: float
     fields: dict  # the word's object as read (its times absent where they were)
+    speaker: str | None = None  # its own "speaker" (WhisperX's diarisation), else its segment's
 
 
 @dataclass
@@ -138,9 +139,18 @@ def _segment(raw: dict, shape: str, where: str) -> Segment:
         text, at = w.get(WORD_TEXT[shape]), f"{where}, word {k}"
         if not isinstance(text, str):
             raise InputError(f"{at}: a word without its text ({WORD_TEXT[shape]!r}): {json.dumps(w)[:60]}")
-        words.append(TimedWord(text.strip(), _times(w.get("start"), "start", at), _times(w.get("end"), "end", at), w))
+        words.append(TimedWord(text.strip(), _times(w.get("start"), "start", at), _times(w.get("end"), "end", at), w,
+                               _speaker(w.get("speaker", fields_.get("speaker")), at)))
     _fill_times(words, _times(fields_.get("start"), "start", where), _times(fields_.get("end"), "end", where))
     return Segment(fields_, words)
+
+
+def _speaker(value, where: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)  # a diariser that numbers its speakers
+    raise InputError(f"{where}: speaker is {json.dumps(value)[:40]}, not a name")
 
 
 def _fill_times(words: list[TimedWord], start: float | None, end: float | None) -> None:

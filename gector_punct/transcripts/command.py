@@ -17,7 +17,7 @@ import signal
 import sys
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from gector_punct.audio.waves import check_audio_count, check_audio_list, read_audio_list
 from gector_punct.encoders.runtime import mmap_large_buffers, trim_heap
@@ -31,16 +31,17 @@ from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
 from gector_punct.prediction.restored import json_line
 from gector_punct.prediction.streaming import Captions, StreamingPunctuator
-from gector_punct.prediction.subtitles import format_subtitles, read_subtitles, restore_subtitles, subtitle_format_of
-from gector_punct.prediction.timed import write_cues, write_json
+from gector_punct.transcripts.subtitles import format_subtitles, read_subtitles, restore_subtitles, subtitle_format_of
 from gector_punct.text.files import (InputError, atomic_write, check_input_file, check_output_file, error_text,
                                      read_ended_lines, read_lines)
 from gector_punct.text.numbers.english import NumbersUnavailable
 from gector_punct.text.numbers.spans import numbers_available
-from gector_punct.text.timed_words import timed_shape
+from gector_punct.transcripts.style import SubtitleStyle
+from gector_punct.transcripts.timed_words import timed_shape
+from gector_punct.transcripts.writers import speaker_names, write_cues, write_json, write_text
 
 
-TIMED_FORMATS = ("json", "srt", "vtt")  # formats that restore a whole file as one stream
+TIMED_FORMATS = ("json", "srt", "vtt", "text")  # formats that restore a whole file as one stream
 PROGRESS_BYTES = 20_000  # about 3,500 words: a file that takes a few seconds or more shows a progress bar
 
 
@@ -62,9 +63,10 @@ class PredictCommand(PredictionSettings):
                                 "(WhisperX / faster-whisper or Vosk JSON, told by its content) written back in its "
                                 "shape, each word restored, with its confidence; srt / vtt: a subtitle file "
                                 "restored as one stream across cues, in the same format with every cue's index, "
-                                "timing and line breaks, or cues built from a word-timed transcript (at most 2 "
-                                "lines of 42 characters and 7 s, none across a pause of 2 s)",
-                       choices=("plain", "jsonl", "json", "srt", "vtt"))
+                                "timing and line breaks, or cues built from a word-timed transcript to the style "
+                                "guide below (docs/subtitles.md); text: a word-timed transcript as a document, a "
+                                "paragraph per speaker turn",
+                       choices=("plain", "jsonl", "json", "srt", "vtt", "text"))
     stream: bool = flag(False, "live captions: each input line is a chunk of new words (an empty line ends an "
                                "utterance); each word is written, flushed, once --lookahead more words have come, "
                                "never rewritten; one output line (LF) per utterance")
@@ -76,14 +78,20 @@ class PredictCommand(PredictionSettings):
     skip_bad: bool = flag(False, "restore a line whose audio is missing, unreadable or empty from its words alone "
                                  "instead of stopping")
     audio_cache: str | None = flag(None, "folder to cache acoustic features in")
+    speaker_names: str | None = flag(None, "a word-timed transcript's speakers by name, in --format text "
+                                           "labels and vtt voices: SPEAKER_00=Karen,SPEAKER_01=Tom")
+    timestamps: bool = flag(False, "open each paragraph of --format text with its time ([00:01:23])")
+    style: SubtitleStyle = field(default_factory=SubtitleStyle)  # the flags of SubtitleStyle, read apart
 
 
 def build_parser() -> FlagParser:
     """Every flag, one per field of ``PredictCommand`` (its help, default and checks come from there)."""
     parser = FlagParser(__doc__)
-    add_flags(parser, PredictCommand, skip=PredictionSettings.field_names())
+    add_flags(parser, PredictCommand, skip=PredictionSettings.field_names() | {"style"})
     add_flags(parser, PredictionSettings,
               title="prediction settings (gector_punct/prediction/settings.py; serve.py and Ray take them too)")
+    add_flags(parser, SubtitleStyle, title="subtitles built from word times (srt, vtt): the style guide, Netflix's "
+                                           "English by default (gector_punct/transcripts/style.py)")
     return parser
 
 
@@ -91,7 +99,12 @@ def parse_args(argv=None) -> PredictCommand:
     """The flags, each value checked, then how they combine and whether the files can be read and written:
     a bad one stops here, before the model loads, with one ``error:`` line and exit status 2."""
     p = build_parser()
-    args = p.settings(PredictCommand, p.parse_args(argv))
+    namespace = p.parse_args(argv)
+    args = p.settings(PredictCommand, namespace, style=p.settings(SubtitleStyle, namespace))
+    try:
+        speaker_names(args.speaker_names)
+    except ValueError as err:
+        p.error(f"argument --speaker_names: {err}")
     if not 0 <= args.shard_id < args.num_shards:
         p.error("--shard_id must be in 0 .. --num_shards-1")
     if args.num_shards > 1 and args.input_file == "-":
@@ -104,8 +117,8 @@ def parse_args(argv=None) -> PredictCommand:
                                          or args.fragments):
         p.error(f"--format {args.format} restores a whole transcript or subtitle file as one stream: no "
                 "--num_shards, --split_sentences, --audio_list or --fragments")
-    if args.format == "json" and args.input_file == "-":
-        p.error("--format json reads a word-timed transcript from a file (it is read twice): give its path")
+    if args.format in ("json", "text") and args.input_file == "-":
+        p.error(f"--format {args.format} reads a word-timed transcript from a file (it is read twice): give its path")
     try:
         check_input_file(args.input_file)
         check_output_file(args.output_file)
@@ -273,8 +286,11 @@ def restore_timed_file(args: PredictCommand, punctuator: Punctuator, shape: str)
     """A word-timed transcript written back in its shape (json) or as cues (srt, vtt); (words in, items out)."""
     with atomic_write(args.output_file, create_parents=False) as out:
         if args.format == "json":
-            return write_json(punctuator, args.input_file, shape, out, args.chunk_words)
-        return write_cues(punctuator, args.input_file, shape, out, args.format, args.chunk_words)
+            return write_json(punctuator, args.input_file, shape, out)
+        names = speaker_names(args.speaker_names)
+        if args.format == "text":
+            return write_text(punctuator, args.input_file, shape, out, args.style, names, args.timestamps)
+        return write_cues(punctuator, args.input_file, shape, out, args.format, args.style, names)
 
 
 def input_problem(args: PredictCommand) -> tuple[str | None, str | None]:
@@ -283,9 +299,9 @@ def input_problem(args: PredictCommand) -> tuple[str | None, str | None]:
         return None, None
     shape = timed_shape(args.input_file)  # InputError: JSON of another shape
     if shape is not None and args.format not in TIMED_FORMATS:
-        return None, f"{args.input_file}: a word-timed transcript ({shape} JSON): give --format json, srt or vtt"
-    if shape is None and args.format == "json":
-        return None, (f"{args.input_file}: --format json reads a word-timed JSON transcript (WhisperX / "
+        return None, f"{args.input_file}: a word-timed transcript ({shape} JSON): give --format json, srt, vtt or text"
+    if shape is None and args.format in ("json", "text"):
+        return None, (f"{args.input_file}: --format {args.format} reads a word-timed JSON transcript (WhisperX / "
                       "faster-whisper or Vosk), and this file is not JSON")
     shown = subtitle_format_of(args.input_file) if args.format in ("plain", "jsonl") else None
     if shown is not None:  # as plain text its timing lines came out as "00:00:01,000, --> 00:00:03,500."
@@ -354,7 +370,7 @@ def restore_files(args: PredictCommand) -> int:
     except OSError as err:  # writing: a full disk, a folder gone
         print(f"error: {error_text(err, args.output_file)}", file=sys.stderr)
         return 2
-    unit_in, unit_out = (("word", "segment" if args.format == "json" else "cue") if shape is not None else
+    unit_in, unit_out = (("word", {"json": "segment", "text": "paragraph"}.get(args.format, "cue")) if shape is not None else
                          ("cue", "cue") if args.format in TIMED_FORMATS else
                          ("line", "utterance" if args.stream else "line"))
     print(f"{counted(lines_in, unit_in)} in, {counted(lines_out, unit_out)} out -> {args.output_file}", file=sys.stderr)

@@ -1,0 +1,220 @@
+"""Subtitle cues built to a style guide from restored, timed words (their speakers included).
+
+In: each written word in order, ``CueBuilder.add(start, end, text, speaker)`` (seconds); out: the cues it
+completes, then ``finish()`` the rest, each a ``Cue`` (start and end in seconds, whole milliseconds; its lines;
+each line's speaker). The style's limits (``style.SubtitleStyle``) hold for every cue:
+
+* Times never go back: a word starts no earlier than the word before and ends no earlier than it starts.
+  A cue starts with its first word (later only where the cue before still shows) and stays as long as its
+  characters need at ``max_cps`` and at least ``min_duration``, into the silence after its words up to
+  ``linger``, at most ``max_duration``; it ends ``gap_frames`` before the next cue, and a gap of up to
+  ``close_frames`` is closed to that. Where speech is too fast for that, the next cue waits: a cue may start
+  after its first word is said, never overlap the one before.
+* The words of a silence of ``pause`` seconds or more never share a cue. Between such silences the cues are
+  chosen together (``_chosen``: fewest faults first): at most ``max_lines`` lines of ``line_chars``, one
+  speaker a cue, or two in a dialogue cue of one line each opening with ``-``; a cue ends at a sentence end,
+  a change of speaker or a clause mark where the limits allow, never after an article, a preposition or a
+  possessive (``line_breaks``), and holds one word only where that word stands alone between silences; its
+  lines break where ``line_breaks.break_cost`` is lowest, balanced or bottom-heavy. A word that alone is wider
+  than a line is a cue of its own; one said for longer than a cue may last is cut to ``max_duration``.
+
+The builder holds the words since the last silence, at most ``BLOCK`` of them (it then commits the cues
+before the last ``TAIL`` words), so its memory is bounded on any transcript.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gector_punct.transcripts.line_breaks import CLAUSE, NEVER, PLAIN, SENTENCE, break_cost
+from gector_punct.transcripts.style import SubtitleStyle, reading_chars
+from gector_punct.text.units import written_spaces
+
+BLOCK, TAIL = 300, 80  # words held at most between silences; words left to choose again after a commit
+END_COST = {SENTENCE: 0, CLAUSE: 4, PLAIN: 8, NEVER: 40}  # a cue ending here (before a link word: PLAIN's)
+ONE_WORD, DIALOGUE, SHORT, CUE = 10, 4, 6, 2  # a one-word cue; two speakers in one; too short to read; each cue
+
+
+@dataclass(frozen=True)
+class Cue:
+    start: float
+    end: float
+    lines: tuple[str, ...]
+    speakers: tuple[str | None, ...] = ()  # per line; a dialogue cue's lines open with "-"
+
+
+@dataclass(frozen=True)
+class _Word:
+    start: int  # milliseconds
+    end: int
+    text: str
+    speaker: str | None
+    space: bool  # a space before it after the word before on a line, as the transcript's text writes it
+
+
+@dataclass(frozen=True)
+class _Span:
+    """A chosen cue before its timing: its words' times, its lines and their speakers."""
+    start: int
+    end: int
+    lines: tuple[str, ...]
+    speakers: tuple[str | None, ...]
+
+
+class CueBuilder:
+    def __init__(self, style: SubtitleStyle = SubtitleStyle(), language: str | None = "en"):
+        self.style, self.language = style, language
+        self.block: list[_Word] = []  # the words since the last silence that are in no cue yet
+        self.spans: list[_Span] = []  # chosen cues waiting for the next one's start (their timing needs it)
+        self.latest = (0, 0)  # the newest word's start and the latest end so far (ms)
+        self.shown_until: int | None = None  # the end of the last cue given out
+
+    def add(self, start: float, end: float, text: str, speaker: str | None = None) -> list[Cue]:
+        begin = max(_ms(start), self.latest[0])
+        word_end = max(_ms(end), begin)
+        if self.block and begin - self.latest[1] >= self.style.pause_ms:
+            self._choose(len(self.block), final=True)
+        space = written_spaces([self.block[-1].text, text], [False, True])[1] if self.block else True
+        self.block.append(_Word(begin, word_end, text, speaker, space))
+        self.latest = (begin, max(self.latest[1], word_end) if len(self.block) > 1 else word_end)
+        if len(self.block) >= BLOCK:
+            self._choose(len(self.block) - TAIL, final=False)
+        return self._timed(final=False)
+
+    def finish(self) -> list[Cue]:
+        if self.block:
+            self._choose(len(self.block), final=True)
+        return self._timed(final=True)
+
+    def _choose(self, upto: int, final: bool) -> None:
+        """Cues for the block's words: all of them (``final``), or those of the chosen cues that end by
+        word ``upto`` (the rest are chosen again with the words that follow)."""
+        cuts = _chosen(self.block, self.style, self.language, final)
+        taken = 0
+        for i, j, lines, speakers in cuts:
+            if not final and j > upto:
+                break
+            words = self.block[i:j]
+            self.spans.append(_Span(words[0].start, max(w.end for w in words), lines, speakers))
+            taken = j
+        del self.block[:taken]
+
+    def _timed(self, final: bool) -> list[Cue]:
+        """The waiting cues timed, each knowing where the next one starts: the next chosen cue, else the first
+        word held, else (the last cue, before more words come) only at the end."""
+        out = []
+        while self.spans:
+            if len(self.spans) > 1:
+                following = self.spans[1].start
+            elif self.block:
+                following = self.block[0].start
+            elif final:
+                following = None
+            else:
+                break
+            out.append(self._time(self.spans.pop(0), following))
+        return out
+
+    def _time(self, span: _Span, following: int | None) -> Cue:
+        style = self.style
+        start = span.start if self.shown_until is None else max(span.start, self.shown_until + style.gap_ms)
+        end = max(span.end, start + max(style.min_ms, style.reading_ms(reading_chars(span.lines))))
+        limit = None if following is None else following - style.gap_ms
+        end = max(end, span.end + style.linger_ms if limit is None else min(span.end + style.linger_ms, limit))
+        if limit is not None and 0 < limit - end <= style.close_ms - style.gap_ms:
+            end = limit  # a short gap closed: the next cue follows at once
+        end = min(end, start + style.max_ms)
+        self.shown_until = end
+        return Cue(start / 1000, end / 1000, span.lines, span.speakers)
+
+
+def _ms(seconds: float) -> int:
+    return round(seconds * 1000)
+
+
+def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None, final: bool):
+    """The block's words cut into cues with the fewest faults (a shortest path over the places a cue may
+    end): per cue (first word, end, lines, speakers)."""
+    n, breaks = len(words), [0] + [break_cost(words[k - 1].text, words[k].text, language) for k in range(1, len(words))]
+    width = [0]  # width[k]: the words before k as one line, each with the space before it
+    for k, w in enumerate(words):
+        width.append(width[-1] + len(w.text) + (1 if k and w.space else 0))
+    cost: list[float] = [0.0] + [float("inf")] * n
+    back: list[tuple] = [()] * (n + 1)
+    for j in range(1, n + 1):
+        end_cost = 0 if j == n or words[j].speaker != words[j - 1].speaker else END_COST.get(breaks[j], END_COST[PLAIN])
+        changes, span_end = [], 0
+        for i in range(j - 1, -1, -1):
+            span_end = max(span_end, words[i].end)
+            if i < j - 1 and words[i].speaker != words[i + 1].speaker:
+                changes.append(i + 1)
+            if j - i > 1 and (len(changes) > 1 or span_end - words[i].start > style.max_ms
+                              or _width(width, words, i, j) > style.max_lines * (style.line_chars + 1)):
+                break
+            found = _lines(words, width, breaks, style, i, j, changes)
+            if found is None:
+                continue
+            fault, lines, speakers = found
+            fault += CUE + end_cost + (ONE_WORD if j - i == 1 and n > 1 else 0)
+            following = words[j].start - style.gap_ms if j < n else span_end + style.linger_ms
+            need = max(style.min_ms, style.reading_ms(reading_chars(lines)))
+            fault += SHORT if following - words[i].start < need else 0
+            if cost[i] + fault < cost[j]:
+                cost[j], back[j] = cost[i] + fault, (i, lines, speakers)
+    cuts, j = [], n
+    while j > 0:
+        i, lines, speakers = back[j]
+        cuts.append((i, j, lines, speakers))
+        j = i
+    return cuts[::-1]
+
+
+def _width(width: list[int], words: list[_Word], i: int, j: int) -> int:
+    """The words ``i`` to ``j`` as one line."""
+    return width[j] - width[i] - (1 if i and words[i].space else 0)
+
+
+def _text(words: list[_Word], i: int, j: int) -> str:
+    return "".join((" " if k > i and words[k].space else "") + words[k].text for k in range(i, j))
+
+
+def _lines(words, width, breaks, style: SubtitleStyle, i: int, j: int, changes: list[int]):
+    """(fault, lines, speakers) of the words ``i`` to ``j`` as one cue, None where they do not fit (a lone
+    word always does: it is a cue of its own)."""
+    if changes:  # a dialogue cue: one line a speaker, each opening with "-"
+        k = changes[0]
+        if style.max_lines < 2 or max(_width(width, words, i, k), _width(width, words, k, j)) + 1 > style.line_chars:
+            return None
+        return DIALOGUE, ("-" + _text(words, i, k), "-" + _text(words, k, j)), (words[i].speaker, words[k].speaker)
+    speaker = words[i].speaker
+    if _width(width, words, i, j) <= style.line_chars or j - i == 1:
+        return 0, (_text(words, i, j),), (speaker,)
+    found = _split(width, words, breaks, style, i, j, style.max_lines)
+    if found is None:
+        return None
+    fault, cuts = found
+    bounds = [i, *cuts, j]
+    lines = tuple(_text(words, a, b) for a, b in zip(bounds, bounds[1:]))
+    return fault, lines, (speaker,) * len(lines)
+
+
+def _split(width, words, breaks, style: SubtitleStyle, i: int, j: int, lines: int):
+    """(fault, the places lines break) for the words ``i`` to ``j`` in at most ``lines`` lines: the breaks'
+    costs, then the lines' balance (a top line longer than the one below costs more than the reverse)."""
+    if _width(width, words, i, j) <= style.line_chars:
+        return 0.0, []
+    if lines < 2:
+        return None
+    best = None
+    for k in range(j - 1, i, -1):
+        top = _width(width, words, i, k)
+        if top > style.line_chars:
+            continue
+        rest = _split(width, words, breaks, style, k, j, lines - 1)
+        if rest is None:
+            break  # fewer words on the top line leave more below
+        below = _width(width, words, k, j) if not rest[1] else _width(width, words, k, rest[1][0])
+        shape = (top - below) * 4 / style.line_chars if top > below else (below - top) / style.line_chars
+        fault = breaks[k] + shape + rest[0]
+        if best is None or fault < best[0]:
+            best = (fault, [k, *rest[1]])
+    return best
