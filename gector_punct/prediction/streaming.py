@@ -73,8 +73,10 @@ class StreamingPunctuator:
     def end(self) -> list[str]:
         return [word.text for word in self.end_scored(scored=False) if word is not None]
 
-    def end_scored(self, scored: bool = True) -> list[RestoredWord | None]:
-        """``end``, as ``push_scored`` gives words."""
+    def end_scored(self, scored: bool = True, words: list[str] = ()) -> list[RestoredWord | None]:
+        """``end``, as ``push_scored`` gives words; ``words``: the utterance's last words, read with the pending
+        ones in one window (an utterance given whole this way reads as ``predict`` reads its line)."""
+        self.pending.extend(self.punctuator.read_units(list(words)))
         final = self._finalise(len(self.pending), closes=not self.punctuator.fragments, scored=scored)
         self.context.clear()
         self.written = []

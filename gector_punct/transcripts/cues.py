@@ -23,6 +23,7 @@ before the last ``TAIL`` words), so its memory is bounded on any transcript.
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from gector_punct.transcripts.line_breaks import CLAUSE, NEVER, PLAIN, SENTENCE, break_cost
@@ -134,87 +135,98 @@ def _ms(seconds: float) -> int:
 def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None, final: bool):
     """The block's words cut into cues with the fewest faults (a shortest path over the places a cue may
     end): per cue (first word, end, lines, speakers)."""
-    n, breaks = len(words), [0] + [break_cost(words[k - 1].text, words[k].text, language) for k in range(1, len(words))]
-    width = [0]  # width[k]: the words before k as one line, each with the space before it
-    for k, w in enumerate(words):
-        width.append(width[-1] + len(w.text) + (1 if k and w.space else 0))
+    n, fit = len(words), _Fit(words, style, language)
+    room, gap, longest, linger = style.max_lines * (style.line_chars + 1), style.gap_ms, style.max_ms, style.linger_ms
+    shortest, cps = style.min_ms, style.max_cps / 1000
     cost: list[float] = [0.0] + [float("inf")] * n
     back: list[tuple] = [()] * (n + 1)
     for j in range(1, n + 1):
-        end_cost = 0 if j == n or words[j].speaker != words[j - 1].speaker else END_COST.get(breaks[j], END_COST[PLAIN])
+        end_cost = 0 if j == n or words[j].speaker != words[j - 1].speaker else END_COST.get(fit.breaks[j], END_COST[PLAIN])
         changes, span_end = [], 0
         for i in range(j - 1, -1, -1):
             span_end = max(span_end, words[i].end)
             if i < j - 1 and words[i].speaker != words[i + 1].speaker:
                 changes.append(i + 1)
-            if j - i > 1 and (len(changes) > 1 or span_end - words[i].start > style.max_ms
-                              or _width(width, words, i, j) > style.max_lines * (style.line_chars + 1)):
+            if j - i > 1 and (len(changes) > 1 or span_end - words[i].start > longest or fit.width(i, j) > room):
                 break
-            found = _lines(words, width, breaks, style, i, j, changes)
+            found = fit.layout(i, j, changes)
             if found is None:
                 continue
-            fault, lines, speakers = found
+            fault, bounds, chars = found
             fault += CUE + end_cost + (ONE_WORD if j - i == 1 and n > 1 else 0)
-            following = words[j].start - style.gap_ms if j < n else span_end + style.linger_ms
-            need = max(style.min_ms, style.reading_ms(reading_chars(lines)))
-            fault += SHORT if following - words[i].start < need else 0
+            shown = (words[j].start - gap if j < n else span_end + linger) - words[i].start
+            fault += SHORT if shown < shortest or shown * cps < chars else 0
             if cost[i] + fault < cost[j]:
-                cost[j], back[j] = cost[i] + fault, (i, lines, speakers)
+                cost[j], back[j] = cost[i] + fault, (i, bounds, bool(changes))
     cuts, j = [], n
     while j > 0:
-        i, lines, speakers = back[j]
-        cuts.append((i, j, lines, speakers))
+        i, bounds, dialogue = back[j]
+        lines = tuple(("-" if dialogue else "") + fit.text(a, b) for a, b in zip(bounds, bounds[1:]))
+        cuts.append((i, j, lines, tuple(words[a].speaker for a in bounds[:-1])))
         j = i
     return cuts[::-1]
 
 
-def _width(width: list[int], words: list[_Word], i: int, j: int) -> int:
-    """The words ``i`` to ``j`` as one line."""
-    return width[j] - width[i] - (1 if i and words[i].space else 0)
+class _Fit:
+    """How a run of the block's words fits on lines: widths from running sums, line breaks' costs."""
 
+    def __init__(self, words: list[_Word], style: SubtitleStyle, language: str | None):
+        self.words, self.chars, self.lines = words, style.line_chars, style.max_lines
+        self.breaks = [0] + [break_cost(words[k - 1].text, words[k].text, language) for k in range(1, len(words))]
+        self.ends = [0]  # ends[k]: the words before k as one line
+        self.starts = []  # starts[k]: what a line that opens with word k does not count of ends[k]
+        for k, w in enumerate(words):
+            space = 1 if k and w.space else 0
+            self.starts.append(self.ends[-1] + space)
+            self.ends.append(self.ends[-1] + space + len(w.text))
 
-def _text(words: list[_Word], i: int, j: int) -> str:
-    return "".join((" " if k > i and words[k].space else "") + words[k].text for k in range(i, j))
+    def width(self, i: int, j: int) -> int:
+        """The words ``i`` to ``j`` as one line."""
+        return self.ends[j] - self.starts[i]
 
+    def text(self, i: int, j: int) -> str:
+        return "".join((" " if k > i and self.words[k].space else "") + self.words[k].text for k in range(i, j))
 
-def _lines(words, width, breaks, style: SubtitleStyle, i: int, j: int, changes: list[int]):
-    """(fault, lines, speakers) of the words ``i`` to ``j`` as one cue, None where they do not fit (a lone
-    word always does: it is a cue of its own)."""
-    if changes:  # a dialogue cue: one line a speaker, each opening with "-"
-        k = changes[0]
-        if style.max_lines < 2 or max(_width(width, words, i, k), _width(width, words, k, j)) + 1 > style.line_chars:
+    def layout(self, i: int, j: int, changes: list[int]):
+        """(fault, the line bounds, the characters read) of the words ``i`` to ``j`` as one cue, None where
+        they do not fit (a lone word always does: it is a cue of its own)."""
+        if changes:  # a dialogue cue: one line a speaker, each opening with "-"
+            k = changes[0]
+            top, below = self.width(i, k), self.width(k, j)
+            if self.lines < 2 or max(top, below) + 1 > self.chars:
+                return None
+            return DIALOGUE, (i, k, j), top + below + 2
+        total = self.width(i, j)
+        if total <= self.chars or j - i == 1:
+            return 0, (i, j), total
+        found = self.split(i, j, self.lines)
+        if found is None:
             return None
-        return DIALOGUE, ("-" + _text(words, i, k), "-" + _text(words, k, j)), (words[i].speaker, words[k].speaker)
-    speaker = words[i].speaker
-    if _width(width, words, i, j) <= style.line_chars or j - i == 1:
-        return 0, (_text(words, i, j),), (speaker,)
-    found = _split(width, words, breaks, style, i, j, style.max_lines)
-    if found is None:
-        return None
-    fault, cuts = found
-    bounds = [i, *cuts, j]
-    lines = tuple(_text(words, a, b) for a, b in zip(bounds, bounds[1:]))
-    return fault, lines, (speaker,) * len(lines)
+        bounds = (i, *found[1], j)
+        chars = total - len(found[1]) if all(self.words[k].space for k in found[1]) else \
+            sum(self.width(a, b) for a, b in zip(bounds, bounds[1:]))  # a break takes the space before it
+        return found[0], bounds, chars
 
-
-def _split(width, words, breaks, style: SubtitleStyle, i: int, j: int, lines: int):
-    """(fault, the places lines break) for the words ``i`` to ``j`` in at most ``lines`` lines: the breaks'
-    costs, then the lines' balance (a top line longer than the one below costs more than the reverse)."""
-    if _width(width, words, i, j) <= style.line_chars:
-        return 0.0, []
-    if lines < 2:
-        return None
-    best = None
-    for k in range(j - 1, i, -1):
-        top = _width(width, words, i, k)
-        if top > style.line_chars:
-            continue
-        rest = _split(width, words, breaks, style, k, j, lines - 1)
-        if rest is None:
-            break  # fewer words on the top line leave more below
-        below = _width(width, words, k, j) if not rest[1] else _width(width, words, k, rest[1][0])
-        shape = (top - below) * 4 / style.line_chars if top > below else (below - top) / style.line_chars
-        fault = breaks[k] + shape + rest[0]
-        if best is None or fault < best[0]:
-            best = (fault, [k, *rest[1]])
-    return best
+    def split(self, i: int, j: int, lines: int):
+        """(fault, the places lines break) for the words ``i`` to ``j`` in at most ``lines`` lines: the
+        breaks' costs, then the lines' balance (a top line longer than the one below costs more than the
+        reverse)."""
+        chars, ends, start = self.chars, self.ends, self.starts[i]
+        if ends[j] - start <= chars:
+            return 0.0, ()
+        if lines < 2:
+            return None
+        best = None
+        for k in range(min(j - 1, bisect.bisect_right(ends, start + chars, i + 1, j) - 1), i, -1):
+            top, below = ends[k] - start, ends[j] - self.starts[k]
+            tail = (0.0, ())
+            if below > chars:
+                tail = self.split(k, j, lines - 1) if lines > 2 else None
+                if tail is None:
+                    break  # fewer words on the top line leave more below
+                below = ends[tail[1][0]] - self.starts[k]
+            shape = (top - below) * 4 / chars if top > below else (below - top) / chars
+            fault = self.breaks[k] + shape + tail[0]
+            if best is None or fault < best[0]:
+                best = (fault, (k, *tail[1]))
+        return best

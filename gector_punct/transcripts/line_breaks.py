@@ -14,6 +14,8 @@ its unit or its next word).
 """
 from __future__ import annotations
 
+import functools
+
 from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.numbers.readers import is_number_word
 from gector_punct.text.sentences import SENTENCE_END
@@ -54,6 +56,7 @@ def _is_name(word: str) -> bool:
     return core[:1].isupper() and core.isalpha() and core != "I"
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_number(core: str) -> bool:
     return any(ch.isdigit() for ch in core) or is_number_word(core)
 

@@ -54,7 +54,7 @@ class _TurnStream:
         return out
 
     def end_turn(self) -> list[RestoredWord | None]:
-        out = self.streamer.push_scored(self.batch) + self.streamer.end_scored()
+        out = self.streamer.end_scored(words=self.batch)
         self.batch = []
         return out
 
