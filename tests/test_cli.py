@@ -13,7 +13,7 @@ SCRIPTS = ["train.py", "predict.py", "serve.py", "utils/bench/load_test.py", "ut
            "utils/report/ngram_overlap.py", "utils/predict_ray.py", "utils/bench/benchmark_ray.py", "utils/bench/capacity.py",
            "utils/bench/batch_dependence.py", "utils/report/fit_confidence.py", "utils/report/mark_rates.py",
            "utils/bench/benchmark_review.py", "utils/report/french_spacing.py",
-           "utils/report/word_labels.py"]
+           "utils/report/word_labels.py", "utils/report/timed_transcripts.py"]
 
 
 def run(*args, stdin=None, check=True):

@@ -91,7 +91,7 @@ def test_any_timed_words_give_cues_within_every_limit(items):
 
 def test_a_cue_ends_at_a_sentence_end_and_lines_break_after_marks():
     cues = build(talk([("A", " ".join(SENTENCES[:3]))]))
-    assert cues[0].lines == ("So I went to New York last Tuesday.",)
+    assert cues[0].lines[0] == "So I went to New York last Tuesday." and cues[0].lines[-1][-1] in ".?"
     assert all(cue.lines[-1][-1] in ".?!," for cue in cues)
 
 

@@ -136,3 +136,17 @@ def test_a_turn_shorter_than_a_step_reads_as_its_plain_line(default_en, tmp_path
     path.write_text(json.dumps(diarised([("SPEAKER_00", " ".join(words[:200])), ("SPEAKER_00", " ".join(words[200:])),
                                          ("SPEAKER_01", "okay")])))
     assert " ".join(text for _, text in written(default_en, str(path))[:-1]) == default_en.predict([" ".join(words)])[0]
+
+
+@pytest.mark.parametrize("fmt", ["vtt", "text --timestamps"])
+def test_the_examples_in_docs_subtitles_are_what_the_program_writes(fmt):
+    command = f"--input_file examples/call.json --format {fmt} --output_file - --speaker_names SPEAKER_00=Karen,SPEAKER_01=Tom"
+    with open(os.path.join(ROOT, "docs", "subtitles.md"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    start = next(k for k, line in enumerate(lines) if line.strip() == f"python predict.py {command}")
+    block = []
+    for line in lines[start + 2:]:  # an empty line, then the indented output (its empty lines kept)
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    assert "\n".join(block).strip("\n") == run("predict.py", *command.split()).stdout.strip("\n")

@@ -26,13 +26,14 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from gector_punct.transcripts.line_breaks import CLAUSE, NEVER, PLAIN, SENTENCE, break_cost
+from gector_punct.transcripts.line_breaks import BEFORE_LINK, CLAUSE, NEVER, PLAIN, SENTENCE, break_cost
 from gector_punct.transcripts.style import SubtitleStyle, reading_chars
 from gector_punct.text.units import written_spaces
 
 BLOCK, TAIL = 300, 80  # words held at most between silences; words left to choose again after a commit
-END_COST = {SENTENCE: 0, CLAUSE: 4, PLAIN: 8, NEVER: 40}  # a cue ending here (before a link word: PLAIN's)
-ONE_WORD, DIALOGUE, SHORT, CUE = 10, 4, 6, 2  # a one-word cue; two speakers in one; too short to read; each cue
+END_COST = {SENTENCE: 0, CLAUSE: 3, BEFORE_LINK: 6, PLAIN: 8, NEVER: 40}  # a cue ending at a break of this cost
+ONE_WORD, DIALOGUE, SHORT, CUE = 10, 4, 6, 1  # a one-word cue; two speakers in one; too short to read; each cue
+HANGING = 3  # a cue that ends a sentence, then starts one it does not end
 
 
 @dataclass(frozen=True)
@@ -137,11 +138,11 @@ def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None, fina
     end): per cue (first word, end, lines, speakers)."""
     n, fit = len(words), _Fit(words, style, language)
     room, gap, longest, linger = style.max_lines * (style.line_chars + 1), style.gap_ms, style.max_ms, style.linger_ms
-    shortest, cps = style.min_ms, style.max_cps / 1000
+    shortest, cps, close = style.min_ms, style.max_cps / 1000, style.close_ms - style.gap_ms
     cost: list[float] = [0.0] + [float("inf")] * n
     back: list[tuple] = [()] * (n + 1)
     for j in range(1, n + 1):
-        end_cost = 0 if j == n or words[j].speaker != words[j - 1].speaker else END_COST.get(fit.breaks[j], END_COST[PLAIN])
+        end_cost = 0 if j == n or words[j].speaker != words[j - 1].speaker else END_COST[fit.breaks[j]]
         changes, span_end = [], 0
         for i in range(j - 1, -1, -1):
             span_end = max(span_end, words[i].end)
@@ -154,8 +155,10 @@ def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None, fina
                 continue
             fault, bounds, chars = found
             fault += CUE + end_cost + (ONE_WORD if j - i == 1 and n > 1 else 0)
+            fault += HANGING if end_cost and fit.sentences[j - 1] > fit.sentences[i] else 0
             shown = (words[j].start - gap if j < n else span_end + linger) - words[i].start
             fault += SHORT if shown < shortest or shown * cps < chars else 0
+            fault += SHORT if j < n and 0 < shown - longest <= close else 0  # a gap the 7 s cap leaves open
             if cost[i] + fault < cost[j]:
                 cost[j], back[j] = cost[i] + fault, (i, bounds, bool(changes))
     cuts, j = [], n
@@ -173,6 +176,9 @@ class _Fit:
     def __init__(self, words: list[_Word], style: SubtitleStyle, language: str | None):
         self.words, self.chars, self.lines = words, style.line_chars, style.max_lines
         self.breaks = [0] + [break_cost(words[k - 1].text, words[k].text, language) for k in range(1, len(words))]
+        self.sentences = [0]  # sentences[k]: how many of the words before k+1 after the first end a sentence
+        for cost in self.breaks[1:]:
+            self.sentences.append(self.sentences[-1] + (cost == SENTENCE))
         self.ends = [0]  # ends[k]: the words before k as one line
         self.starts = []  # starts[k]: what a line that opens with word k does not count of ends[k]
         for k, w in enumerate(words):

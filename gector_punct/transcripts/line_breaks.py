@@ -29,7 +29,8 @@ PREPOSITIONS = frozenset("""about above across after against along among amongst
 beneath beside besides between beyond by despite down during except for from in inside into like near of off on
 onto onto out outside over past per since through throughout till to toward towards under underneath until unto
 up upon via with within without""".split())
-CONJUNCTIONS = frozenset("and but or nor yet because although though unless whereas whether than".split())
+CONJUNCTIONS = frozenset("and but or nor yet because although though unless whereas whether than if when while where "
+                         "whenever wherever".split())
 SUBJECT_PRONOUNS = frozenset("i he she we they".split())
 FAULTS = (("article", ARTICLES), ("possessive", POSSESSIVES), ("preposition", PREPOSITIONS),
           ("conjunction", CONJUNCTIONS), ("subject pronoun", SUBJECT_PRONOUNS))

@@ -23,7 +23,7 @@ FORMATS = ("srt", "vtt")
 _SRT_TIME = re.compile(r"^\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->\s*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}(\s.*)?$")
 _VTT_TIME = re.compile(r"^(\d+:)?\d{2}:\d{2}\.\d{3}\s+-->\s+(\d+:)?\d{2}:\d{2}\.\d{3}(\s.*)?$")
 _TOKEN = re.compile(r"(?:<[^>]*>|\{[^}]*\}|[^\s<{])+")
-_MARKUP = re.compile(r"<[^>]*>|\{[^}]*\}")
+MARKUP = re.compile(r"<[^>]*>|\{[^}]*\}")
 
 
 @dataclass
@@ -95,11 +95,11 @@ def read_subtitles(path: str, fmt: str) -> Subtitles:
 def _split(token: str) -> tuple[str, str, str]:
     """``<i>Hello,</i>`` -> (``<i>``, ``Hello,``, ``</i>``): markup before and after, the visible text."""
     start, end = 0, len(token)
-    while (m := _MARKUP.match(token, start)) and m.end() <= end:
+    while (m := MARKUP.match(token, start)) and m.end() <= end:
         start = m.end()
     while end > start and token[end - 1] in ">}":
         opening = token.rfind("<" if token[end - 1] == ">" else "{", start, end)
-        if opening < 0 or not _MARKUP.fullmatch(token, opening, end):
+        if opening < 0 or not MARKUP.fullmatch(token, opening, end):
             break
         end = opening
     return token[:start], token[start:end], token[end:]
@@ -113,7 +113,7 @@ def restore_subtitles(punctuator, subtitles: Subtitles) -> Subtitles:
         for li, tokens in enumerate(block.lines):
             for t, token in enumerate(tokens):
                 visible = _split(token)[1]
-                if visible and not _MARKUP.search(visible):
+                if visible and not MARKUP.search(visible):
                     slots.append((b, li, t))
                     words.append(visible)
     restored = punctuator.restore_words(words) if words else []
@@ -138,7 +138,7 @@ def _numbered(tokens: list[str], mode: str) -> list[str]:
     """A cue line's tokens with their numbers written (``numbers.spans``), but over markup: a number stays
     within its line, its cue and its markup."""
     spans = [span for span in line_number_spans(tokens, mode)
-             if not any(_MARKUP.search(token) for token in tokens[span.start: span.end])]
+             if not any(MARKUP.search(token) for token in tokens[span.start: span.end])]
     return merged_words(tokens, spans)
 
 

@@ -7,8 +7,9 @@
 * a word-timed transcript of ``--timed_words`` words as a speech recogniser writes it (WhisperX JSON: 150
   words a minute, segments of 8-30 words, a pause of 2-4 s now and then, one word in 40 without times)
   turned into SRT (``--format srt``): the median seconds against ``SRT_TARGET_SECONDS``, and every cue checked
-  against the limits (at most 2 lines of 42 characters, 7 s, no pause of 2 s inside), the violations counted,
-  and the process's peak memory.
+  against the style guide by the subtitle checker (every rule of ``checker.RULES`` under ``SubtitleStyle()``'s
+  limits, as ``utils/check_subtitles.py`` checks a file), the violations counted by rule, and the process's
+  peak memory.
 
     python utils/bench/benchmark_review.py                          # 100,000 words; 9,000 timed (an hour)
     python utils/bench/benchmark_review.py --words 0 --runs 1 --timed_words 9000 90000 450000   # flat memory
@@ -17,7 +18,6 @@
 import json
 import os
 import random
-import re
 import statistics
 import sys
 import tempfile
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from benchmark import example_words  # (utils/bench/, this script's folder)
 from benchmark_cli import ROOT, asr_lines, load, timed_child
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.transcripts.checker import read_cues, summary, violations
 from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct_data.script import run_script
 
 JSONL_TARGET = 1.10  # jsonl / plain wall time
 SRT_TARGET_SECONDS = 3.0  # a 9,000-word (one hour) transcript to SRT, fast model, 2 cores
-CUE = re.compile(r"(\d+)\n(\d\d):(\d\d):(\d\d),(\d\d\d) --> (\d\d):(\d\d):(\d\d),(\d\d\d)\n((?:.+\n)+)")
 
 
 @dataclass(kw_only=True)
@@ -66,17 +66,10 @@ def whisper_transcript(n_words: int, seed: int) -> dict:
     return {"segments": segments, "word_segments": [w for s in segments for w in s["words"]], "language": "en"}
 
 
-def cue_violations(srt: str, limits: SubtitleStyle) -> tuple[int, int]:
-    """(cues, cues breaking a limit: lines, characters a line, seconds). Pauses are checked by the tests."""
-    cues = CUE.findall(srt)
-    bad = 0
-    for cue in cues:
-        start = int(cue[1]) * 3600 + int(cue[2]) * 60 + int(cue[3]) + int(cue[4]) / 1000
-        end = int(cue[5]) * 3600 + int(cue[6]) * 60 + int(cue[7]) + int(cue[8]) / 1000
-        lines = cue[9].splitlines()
-        bad += (end - start > limits.max_duration + 1e-6 or len(lines) > limits.max_lines
-                or any(len(line) > limits.line_chars for line in lines))
-    return len(cues), bad
+def cue_violations(path: str, style: SubtitleStyle) -> str:
+    """A subtitle file's cues and violations by the subtitle checker, in a line (``checker.summary``)."""
+    cues = read_cues(path)
+    return summary(len(cues), violations(cues, style))
 
 
 def predict(model: str, source: str, out: str, *extra: str) -> list[str]:
@@ -105,12 +98,11 @@ def srt_cost(args: ReviewBenchFlags, n_words: int, tmp: str) -> None:
         json.dump(document, f)
     hours = document["segments"][-1]["end"] / 3600
     runs = [timed_child(predict(args.model_path, source, out, "--format", "srt")) for _ in range(args.runs)]
-    with open(out, encoding="utf-8") as f:
-        cues, bad = cue_violations(f.read(), SubtitleStyle())
+    checked = cue_violations(out, SubtitleStyle())
     wall = statistics.median(run["wall"] for run in runs)
     print(f"{n_words:,} timed words ({hours:.2f} h of speech, {os.path.getsize(source) / 1e6:.1f} MB of JSON) -> "
-          f"{cues:,} SRT cues, {bad} breaking a limit; median of {args.runs}: {wall:.2f} s (target for an hour < "
-          f"{SRT_TARGET_SECONDS:g} s), peak RSS {max(run['rss_mb'] for run in runs):.0f} MB [{load()}]")
+          f"SRT: {checked}; median of {args.runs}: {wall:.2f} s (target for an hour < {SRT_TARGET_SECONDS:g} s)"
+          f", peak RSS {max(run['rss_mb'] for run in runs):.0f} MB [{load()}]")
 
 
 def main(argv=None) -> int:

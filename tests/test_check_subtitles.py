@@ -1,0 +1,332 @@
+"""The subtitle checker (gector_punct/transcripts/checker.py, utils/check_subtitles.py): each rule caught on a
+small file at its limit and passed just inside it, a clean file passing, the cue builder's cues passing, and
+the script's exit codes (0 clean, 1 violations, 2 one ``error:`` line for a file it cannot read)."""
+import pytest
+
+from test_cli import run, test_help_documents_every_flag as help_documents_every_flag
+from gector_punct.text.files import InputError
+from gector_punct.transcripts.checker import (RULES, CheckedCue, Violation, read_cues, rule_counts, summary, timing_ms,
+                                              violations)
+from gector_punct.transcripts.cues import CueBuilder
+from gector_punct.transcripts.style import SubtitleStyle
+from gector_punct.transcripts.writers import VTT_HEADER, format_cue
+
+SCRIPT = "utils/check_subtitles.py"
+
+
+def clock(seconds: float, mark: str = ",") -> str:
+    ms = round(seconds * 1000)
+    return f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}{mark}{ms % 1000:03d}"
+
+
+def srt(*cues) -> str:
+    """SubRip text of cues given as (start, end, line, ...), seconds."""
+    return "".join(f"{n}\n{clock(start)} --> {clock(end)}\n" + "".join(line + "\n" for line in lines) + "\n"
+                   for n, (start, end, *lines) in enumerate(cues, 1))
+
+
+def check(tmp_path, text: str, name: str = "t.srt", **style):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return [(v.cue_number, v.rule, v.message) for v in violations(read_cues(str(path)), SubtitleStyle(**style))]
+
+
+CLEAN = srt((1.0, 3.0, "Hello there, how are you doing today?"),
+            (4.0, 6.5, "I am fine, thank you.", "And you?"))
+CLEAN_VTT = ("\ufeffWEBVTT - a talk\n\nNOTE written by hand\n\nSTYLE\n::cue { color: yellow }\n\n"
+             "intro\n00:01.000 --> 00:03.000 align:start\n<v Karen><i>Hello there</i>, &amp; welcome.\n\n"
+             "00:04.000 --> 00:06.500\n<v.loud Karen>-Where are you going?\n<v Tom>-Home.\n")
+
+EACH_RULE = {
+    "line-width": (srt((1.0, 4.0, "This line is much longer than forty-two characters.")),
+                   [(1, "line-width", "line 1 has 51 characters (at most 42)")]),
+    "lines": (srt((1.0, 5.0, "One line.", "Two lines.", "Three lines.")),
+              [(1, "lines", "3 lines (at most 2)")]),
+    "reading-speed": (srt((1.0, 2.0, "Far too many words for a second.")),
+                      [(1, "reading-speed", "32.0 characters a second (at most 20): 32 characters need 1.600 s, "
+                                            "shown 1.000 s")]),
+    "too-short": (srt((1.0, 1.5, "Hi.")), [(1, "too-short", "shown 0.500 s (at least 0.834 s)")]),
+    "too-long": (srt((1.0, 9.0, "Take your time.")), [(1, "too-long", "shown 8.000 s (at most 7.000 s)")]),
+    "gap": (srt((1.0, 3.0, "Hello there."), (3.05, 5.0, "Hello again.")),
+            [(2, "gap", "50 ms after cue 1 (at least 84 ms: 2 frames at 24 fps)")]),
+    "open-gap": (srt((1.0, 3.0, "Hello there."), (3.2, 5.0, "Hello again.")),
+                 [(2, "open-gap", "200 ms after cue 1: a gap of at most 11 frames (458 ms) is closed to 2 (84 ms)")]),
+    "overlap": (srt((1.0, 3.0, "Hello there."), (2.5, 5.0, "Hello again.")),
+                [(2, "overlap", "starts 500 ms before cue 1 ends")]),
+    "line-end": (srt((1.0, 3.0, "I went to the", "market today.")),
+                 [(1, "line-end", "line 1 ends with 'the' (article)")]),
+    "one-word": (srt((1.0, 3.0, "Did you see it?"), (3.5, 4.5, "Yes."), (6.0, 8.0, "So did I.")),
+                 [(2, "one-word", "a cue of one word ('Yes.') with 500 ms before it (a word stands alone between "
+                                  "silences of 1.500 s or more)")]),
+    "dialogue": (srt((1.0, 3.0, "-Where are you going?", "Home.")),
+                 [(1, "dialogue", "line 2 of a dialogue cue does not open with '-'")]),
+}
+
+
+def test_a_clean_file_passes(tmp_path):
+    assert check(tmp_path, CLEAN) == []
+    assert check(tmp_path, CLEAN_VTT, "t.vtt") == []
+
+
+def test_every_rule_has_a_case():
+    assert sorted(EACH_RULE) == sorted(RULES)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_each_rule_is_caught_alone(tmp_path, rule):
+    text, expected = EACH_RULE[rule]
+    assert check(tmp_path, text) == expected
+    path = tmp_path / "t.srt"
+    others = [other for other in RULES if other != rule]
+    assert violations(read_cues(str(path)), SubtitleStyle(), rules=others) == []  # only this rule fails it
+
+
+def test_the_vtt_cues_are_read_as_shown(tmp_path):
+    (tmp_path / "t.vtt").write_text(CLEAN_VTT, encoding="utf-8")
+    cues = read_cues(str(tmp_path / "t.vtt"))
+    assert cues == [CheckedCue(1, 1.0, 3.0, ("Hello there, & welcome.",), ("Karen",)),
+                    CheckedCue(2, 4.0, 6.5, ("-Where are you going?", "-Home."), ("Karen", "Tom"))]
+    assert (cues[0].start_ms, cues[0].end_ms) == (1000, 3000)
+
+
+def test_a_voice_lasts_until_it_is_closed(tmp_path):
+    (tmp_path / "t.vtt").write_text("WEBVTT\n\n00:01.000 --> 00:05.000\n<v Karen>It's <b>me</b>,\nreally.</v>\n"
+                                    "You?\n<v   Tom >Yes.\n", encoding="utf-8")
+    [cue] = read_cues(str(tmp_path / "t.vtt"))
+    assert cue.lines == ("It's me,", "really.", "You?", "Yes.") and cue.speakers == ("Karen", "Karen", None, "Tom")
+
+
+def test_markup_is_not_measured(tmp_path):
+    wide = "<i>" + "a" * 20 + "</i> {\\an8}<b>" + "b" * 21 + "</b>"  # 42 characters shown
+    assert check(tmp_path, srt((1.0, 4.0, wide))) == []
+    assert check(tmp_path, srt((1.0, 4.0, wide + "c"))) == [(1, "line-width", "line 1 has 43 characters (at most 42)")]
+
+
+def test_one_long_word_is_no_wide_line(tmp_path):
+    word = "Pneumonoultramicroscopicsilicovolcanoconiosis."
+    assert check(tmp_path, srt((1.0, 4.0, word))) == []
+    assert check(tmp_path, srt((1.0, 4.0, "- " + word), (6.0, 9.0, "Oh, " + word))) == [
+        (2, "line-width", "line 1 has 50 characters (at most 42)")]  # a dash is no word: no line to break
+
+
+def test_times_at_each_limit_pass_and_a_millisecond_past_fails(tmp_path):
+    assert check(tmp_path, srt((1.0, 1.834, "Hi there."), (1.918, 8.918, "Hello again."))) == []
+    assert [rule for _, rule, _ in check(tmp_path, srt((1.0, 1.833, "Hi there."), (1.916, 8.917, "Hello again."),
+                                                       (9.375, 12.0, "Bye now.")))] == ["too-short", "too-long", "gap",
+                                                                                      "open-gap"]
+    assert check(tmp_path, srt((1.0, 3.0, "Hi there."), (3.459, 5.0, "Hello again."))) == []
+
+
+def test_reading_speed_at_its_limit_passes(tmp_path):
+    twenty = "Twenty characters ok"
+    assert check(tmp_path, srt((1.0, 2.0, twenty))) == []
+    assert check(tmp_path, srt((1.0, 1.999, twenty))) == [
+        (1, "reading-speed", "20.0 characters a second (at most 20): 20 characters need 1.000 s, shown 0.999 s")]
+    assert check(tmp_path, srt((1.0, 2.0, twenty)), max_cps=19.9)[0][1] == "reading-speed"
+    assert check(tmp_path, srt((1.0, 1.001, "Hi there."))) == [
+        (1, "reading-speed", "9000.0 characters a second (at most 20): 9 characters need 0.450 s, shown 0.001 s"),
+        (1, "too-short", "shown 0.001 s (at least 0.834 s)")]
+
+
+def test_the_limits_come_from_the_style(tmp_path):
+    text = srt((1.0, 3.0, "Hello there, friend."), (3.1, 5.0, "I am here.", "Where?"))
+    assert check(tmp_path, text) == [(2, "open-gap", "100 ms after cue 1: a gap of at most 11 frames (458 ms) is "
+                                                     "closed to 2 (84 ms)")]
+    assert check(tmp_path, text, fps=25, close_frames=2) == []
+    assert check(tmp_path, text, gap_frames=3, fps=25) == [
+        (2, "gap", "100 ms after cue 1 (at least 120 ms: 3 frames at 25 fps)")]
+    assert [rule for _, rule, _ in check(tmp_path, text, line_chars=15, max_lines=1)] == [
+        "line-width", "lines", "open-gap"]
+    assert [rule for _, rule, _ in check(tmp_path, text, min_duration=1.95)] == ["too-short", "open-gap"]
+    assert [rule for _, rule, _ in check(tmp_path, text, max_duration=1.95)] == ["too-long", "open-gap"]
+    assert check(tmp_path, text, max_cps=7.4)[0] == (1, "reading-speed", "10.0 characters a second (at most 7.4): "
+                                                                         "20 characters need 2.703 s, shown 2.000 s")
+
+
+def test_a_cue_that_ends_where_it_starts_or_before(tmp_path):
+    assert check(tmp_path, srt((1.0, 3.0, "Hello there."), (3.0, 3.0, "Gone."))) == [
+        (2, "too-short", "shown 0.000 s (at least 0.834 s)"), (2, "gap", "0 ms after cue 1 (at least 84 ms: 2 frames "
+                                                                         "at 24 fps)"),
+        (2, "one-word", "a cue of one word ('Gone.') with 0 ms before it (a word stands alone between silences of "
+                        "1.500 s or more)")]
+    assert check(tmp_path, srt((1.0, 3.0, "Hello there."), (5.0, 4.0, "Back in time."))) == [
+        (2, "overlap", "ends 1000 ms before it starts")]
+
+
+def test_a_word_stands_alone_between_silences(tmp_path):
+    def one_word(before: float, after: float):
+        return check(tmp_path, srt((1.0, 3.0, "Did you see it?"), (3.0 + before, 4.0 + before, "Yes."),
+                                   (4.0 + before + after, 6.0 + before + after, "So did I.")))
+    assert one_word(1.5, 1.5) == []
+    assert [rule for _, rule, _ in one_word(1.499, 1.5)] == ["one-word"]
+    assert one_word(1.5, 1.499) == [(2, "one-word", "a cue of one word ('Yes.') with 1499 ms after it (a word stands "
+                                                    "alone between silences of 1.500 s or more)")]
+    assert [message for _, _, message in one_word(0.5, 0.5)] == [
+        "a cue of one word ('Yes.') with 500 ms before it and 500 ms after it (a word stands alone between silences "
+        "of 1.500 s or more)"]
+    assert check(tmp_path, srt((1.0, 2.0, "Yes."))) == []  # the file's start and end are silence
+    assert check(tmp_path, srt((1.0, 2.0, "- Yes!"), (2.5, 4.0, "Two words."))) == [
+        (1, "one-word", "a cue of one word ('Yes!') with 500 ms after it (a word stands alone between silences of "
+                        "1.500 s or more)")]
+    assert check(tmp_path, srt((1.0, 2.0, "Yes."), (2.5, 4.0, "...")), pause=1.0) == []  # marks are no word
+
+
+def test_line_ends_name_their_fault_in_english_only(tmp_path):
+    text = srt((1.0, 4.0, "He said that he and", "I will call my"), (5.0, 7.0, "Tell the"))
+    assert check(tmp_path, text) == [(1, "line-end", "line 1 ends with 'and' (conjunction)"),
+                                     (1, "line-end", "line 2 ends with 'my' (possessive)"),
+                                     (2, "line-end", "line 1 ends with 'the' (article)")]
+    path = str(tmp_path / "t.srt")
+    assert violations(read_cues(path), SubtitleStyle(), language="fr") == []
+    assert check(tmp_path, srt((1.0, 3.0, "He said that he and,", "I will ..."))) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("WEBVTT\n\n00:01.000 --> 00:03.000\n<v Karen>Where are you going?\n<v Tom>Home.\n",
+     "2 voices (Karen, Tom) in one cue: one line a voice, each opening with '-'"),
+    ("WEBVTT\n\n00:01.000 --> 00:03.000\n<v Karen>-Where?\n<v Tom>-Home,\n<v Tom>-now.\n",
+     "2 voices (Karen, Tom) in one cue: one line a voice, each opening with '-'"),
+    ("WEBVTT\n\n00:01.000 --> 00:03.000\n-Where?\n-Home.\n-Now.\n",
+     "a dialogue cue of 3 lines (at most 2, a speaker each)"),
+    ("WEBVTT\n\n00:01.000 --> 00:03.000\nWhere?\n-Home.\n", "line 1 of a dialogue cue does not open with '-'"),
+])
+def test_dialogue_cues(tmp_path, text, expected):
+    found = check(tmp_path, text, "t.vtt", max_lines=3)
+    assert found == [(1, "dialogue", expected)]
+
+
+def test_a_dialogue_cue_of_one_voice_a_line_passes(tmp_path):
+    text = "WEBVTT\n\n00:01.000 --> 00:03.000\n<v Karen>-Where?\n<v Tom>-Home.\n"
+    assert check(tmp_path, text, "t.vtt") == []
+    assert check(tmp_path, "WEBVTT\n\n00:01.000 --> 00:03.000\n<v Karen>Where are you?\n<v Karen>Home.\n",
+                 "t.vtt") == []
+
+
+def test_timing_lines():
+    assert timing_ms("00:01:02,500 --> 01:00:00.000") == (62_500, 3_600_000)
+    assert timing_ms("01:02.5 --> 01:03.25 align:start") == (62_500, 63_250)
+    assert timing_ms("0:00:01,000-->0:00:02,000") == (1000, 2000)
+    assert timing_ms("00:60:00,000 --> 00:00:02,000") is None
+    assert timing_ms("00:00:01,000 --> 00:00:60,000") is None
+    assert timing_ms("00:59:59,999 --> 00:00:02,000") == (3_599_999, 2000)
+    assert timing_ms("00:00:01,0000 --> 00:00:02,000") is None
+    assert timing_ms("Hello --> there") is None
+
+
+def test_rules_subset_and_counts(tmp_path):
+    (tmp_path / "t.srt").write_text(srt((1.0, 1.5, "Hi."), (1.55, 2.0, "Yo."), (2.05, 20.0, "I went to the")))
+    cues = read_cues(str(tmp_path / "t.srt"))
+    found = violations(cues)
+    assert rule_counts(found) == {"too-short": 2, "too-long": 1, "gap": 2, "line-end": 1, "one-word": 2}
+    assert list(rule_counts(found)) == ["too-short", "too-long", "gap", "line-end", "one-word"]
+    assert [v.rule for v in violations(cues, rules=("gap", "too-long"))] == ["gap", "too-long", "gap"]
+    assert rule_counts([]) == {}
+    with pytest.raises(ValueError) as refused:
+        violations(cues, rules=("gaps", "overlaps", "gap"))
+    assert str(refused.value) == f"unknown rules gaps, overlaps (the rules: {', '.join(RULES)})"
+    assert ", ".join(RULES).startswith("line-width, lines, reading-speed")
+
+
+def test_the_summary_line():
+    found = [Violation(1, "gap", ""), Violation(2, "line-end", ""), Violation(3, "gap", "")]
+    assert summary(12_345, found) == "12,345 cues, 3 violations (gap: 2, line-end: 1)"
+    assert summary(2, [], files=2) == "2 cues in 2 files, 0 violations"
+    assert summary(1, found[:1], files=1) == "1 cues, 1 violations (gap: 1)"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# notes\nnothing here\n", "t.srt:1: not a SubRip or WebVTT file"),
+    ("\n\n", "t.srt:1: no subtitles (an empty file)"),
+    ("1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n00:00:03,000 --> 00:00:04,000\nB\n\n3\n00:00:03,000 --> "
+     "00:00:04,000\nC\n\n4\n00:00:03,000 --> 00:00:04,000\nD\n\n3\n00:00:05,000 --> 00:00:75,000\nE\n",
+     "t.srt:18: a bad timing line '00:00:05,000 --> 00:00:75,000' (a minute or a second past 59)"),
+    ("WEBVTT\n\nNOTE\n00:00.000 --> 00:01.000 is a timing line\n\n00:01.000 --> 00:02.000\nA\n\n"
+     "00:61.000 --> 00:62.000  \nB\n", "t.srt:9: a bad timing line '00:61.000 --> 00:62.000'"),
+    ("1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n00:00:01 --> 00:00:02\nB\n", "t.srt:6: expected a srt timing line"),
+])
+def test_a_file_it_cannot_read_names_file_and_line(tmp_path, text, message):
+    (tmp_path / "t.srt").write_text(text)
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_cues(str(tmp_path / "t.srt"))
+
+
+def builder_words():
+    """Ordinary speech: 2.5 words a second, two speakers, pauses short and long, a word said alone."""
+    turns = [("A", "So I went to the market on Tuesday, and the place was packed. Everyone wanted fresh bread "
+                   "before the holiday weekend.", 0.8),
+             ("B", "Really?", 0.3), ("A", "Yes.", 2.5),
+             ("B", "I waited in line for almost forty minutes, which is not my idea of a good morning at all.", 2.6),
+             ("A", "Right.", 2.6),
+             ("B", "Did you get the sourdough in the end? I did, and it was worth every minute of the wait.", 0.4),
+             ("A", "Next time we should go together, early, before the crowds arrive.", 0.2),
+             ("B", "Okay. Sounds good to me, but only if you bring the coffee and the pastries.", 0.0)]
+    t = 0.4
+    for speaker, text, pause in turns:
+        for word in text.split():
+            yield t, t + 0.3, word, speaker
+            t += 0.4
+        t += pause
+
+
+@pytest.mark.parametrize("fmt", ["srt", "vtt"])
+def test_the_cue_builders_cues_pass(tmp_path, fmt):
+    builder, cues = CueBuilder(SubtitleStyle()), []
+    for start, end, word, speaker in builder_words():
+        cues += builder.add(start, end, word, speaker)
+    cues += builder.finish()
+    text = (VTT_HEADER if fmt == "vtt" else "") + "".join(format_cue(n, cue, fmt) for n, cue in enumerate(cues, 1))
+    path = tmp_path / f"built.{fmt}"
+    path.write_text(text, encoding="utf-8")
+    checked = read_cues(str(path))
+    assert len(checked) == len(cues) > 6 and any(len(cue.lines) == 1 and cue.lines[0] == "Right." for cue in checked)
+    assert violations(checked, SubtitleStyle()) == []
+
+
+def test_the_script_exits_0_on_a_clean_file(tmp_path):
+    (tmp_path / "a.srt").write_text(CLEAN)
+    (tmp_path / "b.vtt").write_text(CLEAN_VTT, encoding="utf-8")
+    result = run(SCRIPT, str(tmp_path / "a.srt"), str(tmp_path / "b.vtt"))
+    assert result.stdout == "" and result.stderr == "4 cues in 2 files, 0 violations\n"
+
+
+def test_the_script_lists_each_violation_and_exits_1(tmp_path):
+    path = tmp_path / "a.srt"
+    path.write_text(srt((1.0, 2.0, "Far too many words for a second."), (2.05, 4.0, "I went to the", "market.")))
+    result = run(SCRIPT, str(path), check=False)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        f"{path}:1: reading-speed: 32.0 characters a second (at most 20): 32 characters need 1.600 s, shown 1.000 s",
+        f"{path}:2: gap: 50 ms after cue 1 (at least 84 ms: 2 frames at 24 fps)",
+        f"{path}:2: line-end: line 1 ends with 'the' (article)"]
+    assert result.stderr == "2 cues, 3 violations (reading-speed: 1, gap: 1, line-end: 1)\n"
+    loose = ("--max_cps", "35", "--gap_frames", "1", "--close_frames", "1", "--language", "de")
+    assert run(SCRIPT, str(path), *loose).returncode == 0
+    only = run(SCRIPT, str(path), "--rules", "gap", "line-end", check=False)
+    assert only.returncode == 1 and [line.split(": ")[1] for line in only.stdout.splitlines()] == ["gap", "line-end"]
+
+
+@pytest.mark.parametrize("content, expected", [
+    (None, "error: cannot read {path}: no such file or directory"),
+    ("just some text\n", "error: {path}:1: not a SubRip or WebVTT file"),
+    ("1\n00:00:01,000 --> 00:00:02,000\nA\n\n2\n00:00:03,000 --> 00:61:04,000\nB\n",
+     "error: {path}:6: a bad timing line"),
+])
+def test_the_script_exits_2_with_one_error_line(tmp_path, content, expected):
+    path = tmp_path / "a.srt"
+    if content is not None:
+        path.write_text(content)
+    (tmp_path / "ok.srt").write_text(CLEAN)
+    result = run(SCRIPT, str(tmp_path / "ok.srt"), str(path), check=False)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(expected.format(path=path))
+
+
+def test_the_script_refuses_a_bad_flag_in_one_line(tmp_path):
+    result = run(SCRIPT, "x.srt", "--rules", "gaps", check=False)
+    assert result.returncode == 2 and result.stderr.startswith("error: argument --rules: must be one of line-width")
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("script", [SCRIPT, "utils/bench/subtitle_library.py"])
+def test_the_scripts_help_documents_every_flag(script):
+    help_documents_every_flag(script)
