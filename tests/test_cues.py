@@ -181,8 +181,41 @@ def test_a_long_run_without_a_pause_is_held_a_block_at_a_time():
     for word in text:
         cues += builder.add(t, t + 0.3, word)
         t += 0.4
-        assert len(builder.block) <= BLOCK
+        assert len(builder.block) < BLOCK
     cues += builder.finish()
     assert_style(cues, [(k * 0.4, k * 0.4 + 0.3, w, None) for k, w in enumerate(text)])
     ends = sum(cue.lines[-1][-1] in ".?!,:;" for cue in cues)
     assert ends >= 0.7 * len(cues)
+
+
+def test_two_full_lines_fit_one_cue():
+    words = [(0, 1, "a" * 20, None), (1, 2, "b" * 21, None), (2, 3, "c" * 20, None), (3, 4, "d" * 20 + ".", None)]
+    assert [c.lines for c in build(words)] == [("a" * 20 + " " + "b" * 21, "c" * 20 + " " + "d" * 20 + ".")]
+
+
+def test_a_silence_of_exactly_the_pause_ends_a_cue_and_a_shorter_one_does_not():
+    for silence, cues in ((2.0, 2), (1.999, 1)):
+        words = [(0.0, 0.5, "Well", None), (0.5 + silence, 1.0 + silence, "then.", None)]
+        assert len(build(words)) == cues, silence
+
+
+def test_a_gap_is_closed_up_to_eleven_frames_and_no_further():
+    """The gap after speech: 458 ms (11 frames) is closed to 84 ms, 459 ms is not (nor is it an open gap)."""
+    for gap, closed in ((0.458, True), (0.459, False)):
+        words = [(0.0, 1.0, "First", "A"), (1.0, 2.0, "cue.", "A"), (2.0 + gap, 3.0 + gap, "Next", "B"),
+                 (3.0 + gap, 4.0 + gap, "one.", "B")]
+        first, second = build(words, SubtitleStyle(linger=0.0))
+        assert round((second.start - first.end) * 1000) == (STYLE.gap_ms if closed else round(gap * 1000)), gap
+
+
+def test_the_last_cue_lingers_half_a_second_after_its_words():
+    cues = build([(1.0, 2.0, "Hello", None), (2.0, 3.0, "there.", None)])
+    assert (cues[-1].start, cues[-1].end) == (1.0, 3.5)
+
+
+def test_cues_of_contiguous_speech_follow_each_other_by_two_frames():
+    text = " ".join(SENTENCES * 40).split()  # more than a block: the cues on both sides of a commit too
+    words = [(k * 0.4, k * 0.4 + 0.3, w, None) for k, w in enumerate(text)]
+    cues = build(words)
+    assert len(text) > 2 * BLOCK
+    assert {round((b.start - a.end) * 1000) for a, b in zip(cues, cues[1:])} == {STYLE.gap_ms}

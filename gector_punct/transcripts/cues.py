@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from gector_punct.transcripts.line_breaks import BEFORE_LINK, CLAUSE, NEVER, PLAIN, SENTENCE, break_cost
 from gector_punct.transcripts.style import SubtitleStyle, reading_chars
-from gector_punct.text.units import written_spaces
+from gector_punct.prediction.streaming import caption_text
 
 BLOCK, TAIL = 300, 80  # words held at most between silences; words left to choose again after a commit
 END_COST = {SENTENCE: 0, CLAUSE: 3, BEFORE_LINK: 6, PLAIN: 8, NEVER: 40}  # a cue ending at a break of this cost
@@ -74,26 +74,24 @@ class CueBuilder:
         begin = max(_ms(start), self.latest[0])
         word_end = max(_ms(end), begin)
         if self.block and begin - self.latest[1] >= self.style.pause_ms:
-            self._choose(len(self.block), final=True)
-        space = written_spaces([self.block[-1].text, text], [False, True])[1] if self.block else True
+            self._choose()
+        space = caption_text([text], self.block[-1].text).startswith(" ") if self.block else False
         self.block.append(_Word(begin, word_end, text, speaker, space))
-        self.latest = (begin, max(self.latest[1], word_end) if len(self.block) > 1 else word_end)
+        self.latest = (begin, max(self.latest[1], word_end))
         if len(self.block) >= BLOCK:
-            self._choose(len(self.block) - TAIL, final=False)
+            self._choose(upto=len(self.block) - TAIL)
         return self._timed(final=False)
 
     def finish(self) -> list[Cue]:
-        if self.block:
-            self._choose(len(self.block), final=True)
+        self._choose()
         return self._timed(final=True)
 
-    def _choose(self, upto: int, final: bool) -> None:
-        """Cues for the block's words: all of them (``final``), or those of the chosen cues that end by
-        word ``upto`` (the rest are chosen again with the words that follow)."""
-        cuts = _chosen(self.block, self.style, self.language, final)
+    def _choose(self, upto: int | None = None) -> None:
+        """Cues for the block's words: all of them, or (``upto``) those of the chosen cues that end by word
+        ``upto`` (the rest are chosen again with the words that follow)."""
         taken = 0
-        for i, j, lines, speakers in cuts:
-            if not final and j > upto:
+        for i, j, lines, speakers in _chosen(self.block, self.style, self.language):
+            if upto is not None and j > upto:
                 break
             words = self.block[i:j]
             self.spans.append(_Span(words[0].start, max(w.end for w in words), lines, speakers))
@@ -133,7 +131,7 @@ def _ms(seconds: float) -> int:
     return round(seconds * 1000)
 
 
-def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None, final: bool):
+def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None):
     """The block's words cut into cues with the fewest faults (a shortest path over the places a cue may
     end): per cue (first word, end, lines, speakers)."""
     n, fit = len(words), _Fit(words, style, language)
