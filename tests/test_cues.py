@@ -219,3 +219,9 @@ def test_cues_of_contiguous_speech_follow_each_other_by_two_frames():
     cues = build(words)
     assert len(text) > 2 * BLOCK
     assert {round((b.start - a.end) * 1000) for a, b in zip(cues, cues[1:])} == {STYLE.gap_ms}
+
+
+def test_a_possessive_noun_may_end_a_line_before_a_conjunction_but_not_before_its_noun():
+    assert line_end_fault("children's", "en", "and") is None and line_end_fault("children's", "en", "futures")
+    assert line_end_fault("children's") == "possessive" and line_end_fault("our", "en", "and") == "possessive"
+    assert break_cost("children's", "and") < NEVER == break_cost("children's", "futures")

@@ -215,9 +215,10 @@ def _overlap(p: _Place) -> list[str]:
 
 def _line_end(p: _Place) -> list[str]:
     out = []
-    for n, line in enumerate(p.cue.lines, 1):
-        words = _words(line)
-        fault = line_end_fault(words[-1], p.language) if words else None
+    lines = [_words(line) for line in p.cue.lines] + [_words(p.after.lines[0]) if p.after and p.after.lines else []]
+    for n, words in enumerate(lines[:-1], 1):
+        following = next((line[0] for line in lines[n:] if line), None)
+        fault = line_end_fault(words[-1], p.language, following) if words else None
         if fault:
             out.append(f"line {n} ends with {words[-1]!r} ({fault})")
     return out

@@ -1,9 +1,10 @@
 """Where a subtitle line or cue may end: the style guides' line-break rules, shared by the cue builder (which
 prefers the best place) and the checker (which reports a line that ends where it never should).
 
-``line_end_fault(word, language) -> str | None``: why a line (or a cue) must not end with the written
-``word`` (an ``article``, a ``preposition``, a ``conjunction``, a ``possessive`` or a ``subject pronoun`` with no
-mark after it), None where it may. The word lists are English's (Netflix's and the BBC's rules name
+``line_end_fault(word, language, following) -> str | None``: why a line (or a cue) must not end with the
+written ``word`` (an ``article``, a ``preposition``, a ``conjunction``, a ``possessive`` or a ``subject pronoun``
+with no mark after it; a noun's ``'s`` possessive may end one before a conjunction: *our children's / and
+grandchildren's*), None where it may. The word lists are English's (Netflix's and the BBC's rules name
 English words); in another language only marks say where to break, so no word is a fault.
 
 ``break_cost(left, right, language) -> int``: how good a break between two written words is, the lower the
@@ -43,12 +44,12 @@ def _core(word: str) -> tuple[str, str]:
     return core.lower(), narrow_marks(trail)
 
 
-def line_end_fault(word: str, language: str | None = "en") -> str | None:
+def line_end_fault(word: str, language: str | None = "en", following: str | None = None) -> str | None:
     core, trail = _core(word)
     if trail or language not in WORD_RULES:
         return None
-    if core.endswith(("'s", "’s")) and len(core) > 2:
-        return "possessive"
+    if core.endswith(("'s", "’s")) and len(core) > 2:  # a noun's possessive, unless it is joined to another
+        return None if following is not None and _core(following)[0] in CONJUNCTIONS else "possessive"
     return next((name for name, words in FAULTS if core in words), None)
 
 
@@ -70,7 +71,7 @@ def break_cost(left: str, right: str, language: str | None = "en") -> int:
         return CLAUSE
     if trail:
         return PLAIN  # a closing quote or bracket alone
-    if line_end_fault(left, language) or (_is_name(left) and _is_name(right)):
+    if line_end_fault(left, language, right) or (_is_name(left) and _is_name(right)):
         return NEVER
     right_core = _core(right)[0]
     if _is_number(core) and right_core:

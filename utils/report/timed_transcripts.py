@@ -15,6 +15,7 @@ predict.py then runs as a process on it, and on the same words as plain lines (o
 
     python utils/report/timed_transcripts.py --reference W/cased_whole.dev.tgt --words 2500
     python utils/report/timed_transcripts.py --reference W/cased_whole.dev.tgt --words 2500 --disorder 0.1
+    python utils/report/timed_transcripts.py --reference W/cased_whole.dev.tgt --skip 18000 --words 9000
 """
 import json
 import os
@@ -42,7 +43,8 @@ SPEAKERS = ("SPEAKER_00", "SPEAKER_01")
 @dataclass(kw_only=True)
 class Options(Settings):
     reference: str = flag(..., "punctuated text, a line per paragraph (a dev set's reference)")
-    words: int = flag(2500, "words of the transcript (from the reference's first lines)", min=1)
+    words: int = flag(2500, "words of the transcript (from the reference's lines after --skip)", min=1)
+    skip: int = flag(0, "words of the reference's first lines left out (a part nothing was tuned on)", min=0)
     disorder: float = flag(0.0, "share of words whose times are missing, zero-length or go backwards", min=0, max=1)
     seed: int = flag(0, "seed of the turns and times")
     model_path: str = flag("default_en", "the model predict.py runs")
@@ -52,7 +54,10 @@ class Options(Settings):
 def turns_of(options: Options, rng: random.Random) -> list[tuple[str, str]]:
     """(speaker, reference text) turns of about ``options.words`` words."""
     lines = [line for _, line in read_lines(options.reference) if line.strip()]
-    turns, count, speaker, k = [], 0, 0, 0
+    turns, count, speaker, k, skipped = [], 0, 0, 0, 0
+    while k < len(lines) and skipped < options.skip:
+        skipped += len(lines[k].split())
+        k += 1
     while k < len(lines) and count < options.words:
         n = rng.randint(1, 3)
         text = " ".join(lines[k:k + n])
