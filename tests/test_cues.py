@@ -1,8 +1,10 @@
 """Subtitle cues built to a style guide (issue 58): the limits hold on any timed words (times that overlap, go
 backwards or are missing, speakers, pauses), cues end at sentence ends, lines break where the guides say, two
 speakers share a cue only as a dialogue cue."""
+import os
 import random
 
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -225,3 +227,54 @@ def test_a_possessive_noun_may_end_a_line_before_a_conjunction_but_not_before_it
     assert line_end_fault("children's", "en", "and") is None and line_end_fault("children's", "en", "futures")
     assert line_end_fault("children's") == "possessive" and line_end_fault("our", "en", "and") == "possessive"
     assert break_cost("children's", "and") < NEVER == break_cost("children's", "futures")
+
+
+def dev_talk():
+    """examples/dev.tgt's words as written, with made-up times: 2 to 3.5 words a second, a short reply of the
+    other speaker after one sentence in seven, a change of speaker after one in four, a 2.5 s pause after one
+    in fifteen, a word now and then that overlaps the one before or has no length."""
+    rng, t, speaker, words = random.Random(7), 0.0, "A", []
+    with open(os.path.join(ROOT, "examples", "dev.tgt"), encoding="utf-8") as f:
+        text = f.read().split()
+    for word in text:
+        length = 1 / rng.uniform(2.0, 3.5)
+        odd = rng.random()
+        words.append((t - (0.2 if odd < 0.03 else 0.0), t + (0.0 if odd > 0.97 else 0.85 * length), word, speaker))
+        t += length
+        if word.endswith((".", "?", "!")):
+            other = "B" if speaker == "A" else "A"
+            if rng.random() < 0.15:  # a short reply from the other speaker
+                for reply in rng.choice(["Right.", "Yes.", "Really?", "Oh, wow.", "I see."]).split():
+                    t += 0.1
+                    words.append((t, t + 0.3, reply, other))
+                    t += 0.3
+            speaker = other if rng.random() < 0.25 else speaker
+            t += 2.5 if rng.random() < 1 / 15 else rng.uniform(0.0, 0.4)
+    return words
+
+
+def test_the_cues_of_a_talk_are_those_pinned_in_tests_data():
+    """Every choice of the builder at once (where cues end, where lines break, dialogue cues, times), on
+    1,249 words: tests/data/dev_cues.vtt is what it wrote when its figures were measured
+    (docs/experiments/subtitles.md). A change to the builder that changes its output shows here; rewrite the
+    file (GECTOR_REWRITE=1) only with the figures measured again."""
+    words = dev_talk()
+    cues = build(words)
+    assert_style(cues, _ordered(words))
+    written = "WEBVTT\n\n" + "".join(format_cue(n, cue, "vtt") for n, cue in enumerate(cues, 1))
+    path = os.path.join(ROOT, "tests", "data", "dev_cues.vtt")
+    if os.environ.get("GECTOR_REWRITE"):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(written)
+    with open(path, encoding="utf-8") as f:
+        assert written == f.read()
+
+
+def _ordered(words):
+    """The times as the builder reads them: never back, never ending before the start."""
+    out, latest = [], (0.0, 0.0)
+    for start, end, text, speaker in words:
+        start = max(start, latest[0], 0.0)
+        out.append((start, max(end, start), text, speaker))
+        latest = (start, max(latest[1], end))
+    return out

@@ -34,6 +34,7 @@ BLOCK, TAIL = 300, 80  # words held at most between silences; words left to choo
 END_COST = {SENTENCE: 0, CLAUSE: 3, BEFORE_LINK: 6, PLAIN: 8, NEVER: 40}  # a cue ending at a break of this cost
 ONE_WORD, DIALOGUE, SHORT, CUE = 10, 4, 6, 1  # a one-word cue; two speakers in one; too short to read; each cue
 HANGING = 3  # a cue that ends a sentence, then starts one it does not end
+TOP_HEAVY = 0.5  # a top line longer than the one below (lines as even as they can be, else bottom-heavy)
 
 
 @dataclass(frozen=True)
@@ -213,8 +214,8 @@ class _Fit:
 
     def split(self, i: int, j: int, lines: int):
         """(fault, the places lines break) for the words ``i`` to ``j`` in at most ``lines`` lines: the
-        breaks' costs, then the lines' balance (a top line longer than the one below costs more than the
-        reverse)."""
+        breaks' costs, then how uneven the lines are (a top line longer than the one below costs a little
+        more than the reverse)."""
         chars, ends, start = self.chars, self.ends, self.starts[i]
         if ends[j] - start <= chars:
             return 0.0, ()
@@ -229,7 +230,7 @@ class _Fit:
                 if tail is None:
                     break  # fewer words on the top line leave more below
                 below = ends[tail[1][0]] - self.starts[k]
-            shape = (top - below) * 4 / chars if top > below else (below - top) / chars
+            shape = 3 * abs(top - below) / chars + (TOP_HEAVY if top > below else 0)
             fault = self.breaks[k] + shape + tail[0]
             if best is None or fault < best[0]:
                 best = (fault, (k, *tail[1]))
