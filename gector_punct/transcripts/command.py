@@ -37,7 +37,7 @@ from gector_punct.text.files import (InputError, atomic_write, check_input_file,
 from gector_punct.text.numbers.english import NumbersUnavailable
 from gector_punct.text.numbers.spans import numbers_available
 from gector_punct.transcripts.style import SubtitleStyle
-from gector_punct.transcripts.timed_words import timed_shape
+from gector_punct.transcripts.timed_words import check_transcript, timed_shape
 from gector_punct.transcripts.writers import speaker_names, write_cues, write_json, write_text
 
 
@@ -303,6 +303,8 @@ def input_problem(args: PredictCommand) -> tuple[str | None, str | None]:
     if shape is None and args.format in ("json", "text"):
         return None, (f"{args.input_file}: --format {args.format} reads a word-timed JSON transcript (WhisperX / "
                       "faster-whisper or Vosk), and this file is not JSON")
+    if shape is not None:
+        check_transcript(args.input_file, shape)  # InputError: the whole file read once, before any output
     shown = subtitle_format_of(args.input_file) if args.format in ("plain", "jsonl") else None
     if shown is not None:  # as plain text its timing lines came out as "00:00:01,000, --> 00:00:03,500."
         fmt, line = shown

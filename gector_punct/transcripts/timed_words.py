@@ -1,27 +1,36 @@
-"""Word-timed transcripts as speech recognisers write them, read and written word by word in bounded memory.
+"""Word-timed transcripts as speech recognisers write them, read word by word in bounded memory.
 
-Shapes (``SHAPES``), told apart by their content (``timed_shape(path)``):
+Shapes (``SHAPES``), told apart by their content (``timed_shape(path)``), each in a layout (``timed_layout``):
 * ``whisper``: WhisperX / faster-whisper: ``{"segments": [{"start", "end", "text", "words": [{"word", "start",
-  "end", ...}]}], ...}`` (WhisperX also writes ``word_segments``, every word again), or the list of segments
-  alone (faster-whisper's segments dumped as a list). A word's text may carry a leading space (faster-whisper)
-  and may lack its times (WhisperX leaves digits unaligned).
-* ``vosk``: Vosk results: ``{"result": [{"word", "start", "end", "conf"}], "text": ...}``, one object, a list of
-  them, or one per line (what a recogniser loop prints).
+  "end", ...}]}], ...}`` (``document``; WhisperX also writes ``word_segments``, every word again, openai-whisper
+  ``text``, the whole transcript), the list of segments alone (``list``: faster-whisper's segments dumped), or
+  a tool's words alone, ``{"words": [...]}`` (``values``: the object is the one segment). A word's text may
+  carry a leading space (faster-whisper) and may lack its times (WhisperX leaves digits unaligned).
+* ``vosk``: Vosk results: ``{"result": [{"word", "start", "end", "conf"}], "text": ...}``, one object or one
+  per line (``values``: what a recogniser loop prints), or a list of them (``list``).
+A UTF-8 byte-order mark before the JSON is skipped.
 
 ``read_segments(path, shape, top) -> Iterator[Segment]``: each segment (a Vosk result is one) with its other
 fields as they were and its words as ``TimedWord`` (text stripped; missing times filled from its neighbours:
-the end of the word before, the start of the word after, the segment's own times). The file is parsed as it
-is read (ijson): a segment at a time is in memory. Anything else raises ``InputError`` naming the file and
-the segment and word (or the line, where the JSON is broken).
+the end of the word before, the start of the word after, the segment's own times; an end before its start
+raised to it; the speaker its own, else its segment's). The file is parsed as it is read (ijson): memory
+holds at most ``PART`` words, whatever a segment's length: a longer segment comes as consecutive parts
+(``Segment.more``: the next part continues it), its times and speaker filled across the parts as in a whole
+one (a second parse, started at the first long segment, reads ahead for its start, end and speaker, wherever
+they stand among its keys, and for the first time after each part). Segments without words in a row come as
+one ``Segment`` whose ``silent`` run holds them spooled, to be written back as they were: a restorer that keeps
+segments until their words are restored keeps one such run, not thousands of silences. ``top`` (a document's):
+filled with its other top-level fields.
 
-``TimedJsonWriter(out, shape, path)`` writes segments back in their shape: ``write(segment, words, text)`` with
-each word's new fields (``word`` / text, ``confidence``), the segment's ``text`` rebuilt; ``close(top)`` ends
-the document with the top-level fields ``read_segments`` gathered (one pass over the file). Word lists that
-WhisperX repeats (``word_segments``) are rebuilt from the words written.
+``check_transcript(path, shape)``: the same reading, to the end, without filling or spooling: every error a
+read would meet, met before any output. An error is ``InputError`` naming the file and the segment and word,
+or the line and why the JSON is broken (a NaN or Infinity, which Python's json writes and JSON has not, named
+by segment and word where it is a time). ``timed_json_writer.TimedJsonWriter`` writes segments back.
 """
 from __future__ import annotations
 
 import json
+import math
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,25 +38,54 @@ from dataclasses import dataclass, field
 import ijson
 
 from gector_punct.text.files import InputError
+from gector_punct.transcripts.json_reading import TopFields, broken_json, open_json, scout
 
 SHAPES = ("whisper", "vosk")
 WORD_TEXT = {"whisper": "word", "vosk": "word"}  # the key of a word's text
 WORDS = {"whisper": "words", "vosk": "result"}  # the key of a segment's words
+LAYOUTS = {"list": "item", "document": "segments.item", "values": ""}  # where the segments sit (ijson prefixes)
+PART = 1_000  # the most words of a segment held at once: a longer one comes in parts of this many
+SILENT_BYTES = 1 << 16  # a run of segments without words spooled to a file past this size
 
 
 @dataclass
 class TimedWord:
     text: str  # as recognised, outer spaces removed
     start: float
-    end: float
+    end: float  # never before start
     fields: dict  # the word's object as read (its times absent where they were)
     speaker: str | None = None  # its own "speaker" (WhisperX's diarisation), else its segment's
 
 
+class SilentRun:
+    """Segments without words read in a row, one JSON object a line in a spooled file (memory until
+    ``SILENT_BYTES``, then disk), to be written back as they were."""
+
+    def __init__(self):
+        self.file = tempfile.SpooledTemporaryFile(SILENT_BYTES, "w+", encoding="utf-8")
+        self.count = 0
+
+    def add(self, raw: dict) -> None:
+        self.file.write(json.dumps(raw, ensure_ascii=False) + "\n")  # one line: json.dumps escapes newlines
+        self.count += 1
+
+    def lines(self) -> Iterator[str]:
+        """Each segment's JSON, in order (once)."""
+        self.file.seek(0)
+        for line in self.file:
+            yield line[:-1]  # its newline off
+        self.file.close()
+
+    def __del__(self):
+        self.file.close()
+
+
 @dataclass
 class Segment:
-    fields: dict  # the segment's object as read, without its words
+    fields: dict  # the segment's object as read, without its words (a part: the fields read so far)
     words: list[TimedWord] = field(default_factory=list)
+    more: bool = False  # a part of a segment longer than PART words: the next Segment continues it
+    silent: SilentRun | None = None  # instead of one segment (fields, words empty): a run of wordless ones
 
 
 def _first_char(path: str) -> str:
@@ -70,79 +108,48 @@ def looks_like_json(path: str) -> bool:
     return opening.startswith("[") and (rest[:1] in tuple('{["]-0123456789') or rest.startswith(("true", "false", "null")))
 
 
-def timed_shape(path: str) -> str | None:
-    """``whisper`` or ``vosk`` for a word-timed JSON transcript, None for a file that is not JSON (text,
-    subtitles); ``InputError`` for JSON of any other shape, or broken."""
-    if not looks_like_json(path):
-        return None
+def _telling_key(path: str) -> str | None:
+    """The first key that tells a transcript's shape (``segments``, ``words``, ``result``) in a top-level
+    object or a top-level list's; ``""`` for JSON without one; None for text that only opens like JSON."""
     keys = 0
-    with open(path, "rb") as f:
+    with open_json(path) as f:
         try:
             for prefix, event, value in ijson.parse(f, multiple_values=True):
                 keys += event == "map_key"
-                if event == "map_key" and prefix in ("", "item") and value in ("segments", "words"):
-                    return "whisper"
-                if event == "map_key" and prefix in ("", "item") and value == "result":
-                    return "vosk"
-        except ijson.JSONError:
+                if event == "map_key" and prefix in ("", "item") and value in ("segments", "words", "result"):
+                    return value
+        except ijson.JSONError as err:
             if not keys:  # text that opens like JSON: "[1] so we began"
                 return None
-            raise InputError(broken_json(path)) from None
-    raise InputError(f"{path}: a JSON file, but not a word-timed transcript: expected WhisperX / faster-whisper "
-                     '("segments" with "words") or Vosk ("result" with words)')
+            raise InputError(broken_json(path, err, lambda values: None)) from None
+    return ""
 
 
-def broken_json(path: str) -> str:
-    """Where a file that ijson could not parse stops being JSON: ``PATH:LINE: not valid JSON (why)``. Read
-    whole, value after value (a Vosk file holds one per line): only on this error's way out."""
-    with open(path, encoding="utf-8-sig", errors="replace") as f:
-        text = f.read()
-    decoder, at = json.JSONDecoder(), 0
-    while True:
-        at = len(text) - len(text[at:].lstrip())
-        if at >= len(text):
-            return f"{path}: not valid JSON (it ends inside a value)"
-        try:
-            _, at = decoder.raw_decode(text, at)
-        except json.JSONDecodeError as err:
-            return f"{path}:{err.lineno}: not valid JSON ({err.msg})"
+def timed_shape(path: str) -> str | None:
+    """``whisper`` or ``vosk`` for a word-timed JSON transcript, None for a file that is not JSON (text,
+    subtitles); ``InputError`` for JSON of any other shape, or broken."""
+    if not looks_like_json(path) or (key := _telling_key(path)) is None:
+        return None
+    if not key:
+        raise InputError(f"{path}: a JSON file, but not a word-timed transcript: expected WhisperX / "
+                         'faster-whisper ("segments" with "words") or Vosk ("result" with words)')
+    return "vosk" if key == "result" else "whisper"
 
 
-def _segment_prefix(path: str, shape: str) -> str:
-    """Where the segments sit: ``segments.item`` (an object holding them), ``item`` (a list of them) or
-    the top-level values themselves (one Vosk result, or one per line)."""
+def timed_layout(path: str, shape: str) -> str:
+    """Where a transcript's segments sit (``LAYOUTS``): ``list``, a top-level list of them; ``document``, a
+    whisper object holding them (``segments``); ``values``, the top-level objects themselves."""
     if _first_char(path) == "[":
-        return "item"
-    return "segments.item" if shape == "whisper" else ""
+        return "list"
+    return "document" if shape == "whisper" and _telling_key(path) == "segments" else "values"
 
 
 def _times(value, what: str, where: str) -> float | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise InputError(f"{where}: {what} is {json.dumps(value)[:40]}, not a number of seconds")
     return float(value)
-
-
-def _segment(raw: dict, shape: str, where: str) -> Segment:
-    """One segment read (``where``: the file and the segment's number, for errors)."""
-    if WORDS[shape] not in raw and (shape == "whisper" or str(raw.get("text", "")).strip()):
-        raise InputError(f"{where}: no {WORDS[shape]!r} (word times): " + (
-            "run WhisperX's alignment, or faster-whisper with word_timestamps=True" if shape == "whisper" else
-            "call the recogniser's SetWords(True)"))
-    raw_words = raw.get(WORDS[shape]) or []
-    if not isinstance(raw_words, list) or not all(isinstance(w, dict) for w in raw_words):
-        raise InputError(f"{where}: {WORDS[shape]!r} is not a list of word objects")
-    fields_ = {k: v for k, v in raw.items() if k != WORDS[shape]}
-    words = []
-    for k, w in enumerate(raw_words, 1):
-        text, at = w.get(WORD_TEXT[shape]), f"{where}, word {k}"
-        if not isinstance(text, str):
-            raise InputError(f"{at}: a word without its text ({WORD_TEXT[shape]!r}): {json.dumps(w)[:60]}")
-        words.append(TimedWord(text.strip(), _times(w.get("start"), "start", at), _times(w.get("end"), "end", at), w,
-                               _speaker(w.get("speaker", fields_.get("speaker")), at)))
-    _fill_times(words, _times(fields_.get("start"), "start", where), _times(fields_.get("end"), "end", where))
-    return Segment(fields_, words)
 
 
 def _speaker(value, where: str) -> str | None:
@@ -153,9 +160,30 @@ def _speaker(value, where: str) -> str | None:
     raise InputError(f"{where}: speaker is {json.dumps(value)[:40]}, not a name")
 
 
-def _fill_times(words: list[TimedWord], start: float | None, end: float | None) -> None:
-    """A word without a time takes its neighbours': the end of the word before (or the segment's start), the
-    start of the word after (or the segment's end); a word with none of them starts and ends at 0."""
+def _timed_word(raw, shape: str, at: str) -> TimedWord:
+    """One word object read, its times as given (None where absent), its own speaker."""
+    text = raw.get(WORD_TEXT[shape])
+    if not isinstance(text, str):
+        raise InputError(f"{at}: a word without its text ({WORD_TEXT[shape]!r}): {json.dumps(raw)[:60]}")
+    return TimedWord(text.strip(), _times(raw.get("start"), "start", at), _times(raw.get("end"), "end", at), raw,
+                     _speaker(raw.get("speaker"), at))
+
+
+def _segment_times(fields: dict, shape: str, where: str, has_words: bool) -> tuple:
+    """A whole segment's own (start, end, speaker), checked; a segment without its words refused."""
+    if not has_words and (shape == "whisper" or str(fields.get("text", "")).strip()):
+        raise InputError(f"{where}: no {WORDS[shape]!r} (word times): " + (
+            "run WhisperX's alignment, or faster-whisper with word_timestamps=True" if shape == "whisper" else
+            "call the recogniser's SetWords(True)"))
+    return (_times(fields.get("start"), "start", where), _times(fields.get("end"), "end", where),
+            _speaker(fields.get("speaker"), where))
+
+
+def _fill(words: list[TimedWord], start: float | None, end: float | None, speaker: str | None) -> None:
+    """A word without a time takes its neighbours': the end of the word before (``start``: the segment's start
+    or the part before's last end), the start of the word after (``end``: the next part's first start, or the
+    segment's end); a word with none of them starts and ends at 0; an end never before its start. A word
+    without a speaker of its own takes ``speaker``, its segment's."""
     previous_end = start
     for k, word in enumerate(words):
         if word.start is None:
@@ -163,103 +191,180 @@ def _fill_times(words: list[TimedWord], start: float | None, end: float | None) 
             word.start = 0.0 if word.start is None else word.start
         if word.end is None:
             word.end = _next_time(words, k + 1, end)
-            word.end = word.start if word.end is None else max(word.end, word.start)
+        word.end = word.start if word.end is None else max(word.end, word.start)
         previous_end = word.end
+        if "speaker" not in word.fields:
+            word.speaker = speaker
 
 
 def _next_time(words: list[TimedWord], k: int, end: float | None) -> float | None:
     return next((w.start for w in words[k:] if w.start is not None), end)
 
 
+
+
 def read_segments(path: str, shape: str, top: dict | None = None) -> Iterator[Segment]:
-    """The segments, parsed as the file is read; ``top`` (a whisper document's): filled with its other top-level
-    fields (``language`` ...; ``word_segments``, the words again, as None: only that it is there) in the same
-    pass, complete once the segments are."""
-    prefix = _segment_prefix(path, shape)
-    fields = _TopFields(top) if top is not None and prefix == "segments.item" else None
-    builder, number = None, 0
-    with open(path, "rb") as f:
-        try:
-            for at, event, value in ijson.parse(f, multiple_values=True, use_float=True):
-                if builder is None and at == prefix:
-                    if event != "start_map":
-                        if event in ("end_array", "map_key"):
-                            continue
-                        raise InputError(f"{path}: segment {number + 1} is not an object")
-                    builder = ijson.ObjectBuilder()
-                if builder is not None:
-                    builder.event(event, value)
-                    if at == prefix and event == "end_map":
-                        number += 1
-                        yield _segment(builder.value, shape, f"{path}: segment {number}")
-                        builder = None
-                elif fields is not None:
-                    fields.event(at, event, value)
-        except ijson.JSONError:
-            raise InputError(broken_json(path)) from None
+    """The segments, parsed as the file is read (module docstring); ``top`` (a document's): filled with its
+    other top-level fields (``language`` ...) in the same pass, complete once the segments are; what the
+    writer rebuilds is there as None, only to say it is: ``word_segments`` (the words again) and a ``text``
+    string (the segments' texts)."""
+    return _SegmentReader(path, shape, top).segments()
 
 
-class _TopFields:
-    """A whisper document's top-level fields besides its segments, built from parse events into ``out``."""
-
-    def __init__(self, out: dict):
-        self.out, self.key, self.builder = out, None, None
-
-    def event(self, at: str, event: str, value) -> None:
-        if at == "" and event == "map_key":
-            self.key, self.builder = value, None
-            if value in ("segments", "word_segments"):
-                self.out[value] = None
-        elif at and self.key is not None and not at.startswith(("segments", "word_segments")):
-            if self.builder is None:
-                self.builder = ijson.ObjectBuilder()
-            self.builder.event(event, value)
-            self.out[self.key] = self.builder.value
+def check_transcript(path: str, shape: str) -> None:
+    """Read the whole transcript as ``read_segments`` does, without filling times or keeping anything: the
+    ``InputError`` a read would raise, raised now (one fast pass, before any output)."""
+    for _ in _SegmentReader(path, shape, None, filled=False).segments():
+        pass
 
 
-class TimedJsonWriter:
-    """Segments written back in their shape as they come (module docstring); ``close(top)`` ends the document
-    with the top-level fields ``read_segments`` gathered."""
+class _OpenSegment:
+    """A segment being read: its fields so far (its words' key among them, holding [] or None, for their
+    order), the key being read, its words not yet given out."""
 
-    def __init__(self, out, shape: str, path: str):
-        self.out, self.shape, self.count = out, shape, 0
-        self.listed = _first_char(path) == "["
-        document = shape == "whisper" and not self.listed  # a whisper object: its words may be repeated after
-        self.repeat = tempfile.TemporaryFile("w+", encoding="utf-8") if document else None
-        self.repeated = 0
-        if self.listed:
-            out.write("[")
-        elif document:
-            out.write('{"segments": [')
+    def __init__(self, number: int, where: str):
+        self.number, self.where = number, where
+        self.fields: dict = {}
+        self.key, self.builder, self.word = None, None, None  # the key being read, its value's and a word's builder
+        self.has_words = False
+        self.buffer: list[TimedWord] = []
+        self.count = self.given = 0  # words read; words given out in parts
+        self.previous_end: float | None = None  # the last time of the part given out before
+        self.ahead: tuple | None = None  # what the scout read ahead: its times and speaker, its parts' next starts
 
-    def write(self, segment: Segment, words: list[dict], text: str) -> None:
-        """One segment, its words replaced by ``words`` (objects), its ``text`` by ``text`` where it had one."""
-        fields_ = dict(segment.fields)
-        if "text" in fields_ or self.shape == "vosk":
-            fields_["text"] = text
-        fields_[WORDS[self.shape]] = words
-        item = json.dumps(fields_, ensure_ascii=False)
-        if self.shape == "vosk" and not self.listed:
-            self.out.write(item + "\n")  # one result per line
-        else:
-            self.out.write(("," if self.count else "") + "\n" + item)
-        if self.repeat is not None:
-            for word in words:
-                self.repeat.write(("," if self.repeated else "") + "\n" + json.dumps(word, ensure_ascii=False))
-                self.repeated += 1
-        self.count += 1
+    def end_field(self) -> None:
+        if self.builder is not None:
+            self.fields[self.key] = self.builder.value
+            self.builder = None
 
-    def close(self, top: dict) -> None:
-        if self.listed:
-            self.out.write("\n]\n")
-        elif self.repeat is not None:
-            self.out.write("\n]")
-            if "word_segments" in top:
-                self.out.write(', "word_segments": [')
-                self.repeat.seek(0)
-                while chunk := self.repeat.read(1 << 16):
-                    self.out.write(chunk)
-                self.out.write("\n]")
-            self.repeat.close()
-            self.out.write("".join(f", {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
-                                   for k, v in top.items() if k not in ("segments", "word_segments")) + "}\n")
+
+class _SegmentReader:
+    """A transcript's parse events -> its segments (module docstring). ``filled``: False only checks."""
+
+    def __init__(self, path: str, shape: str, top: dict | None, filled: bool = True):
+        self.path, self.shape, self.filled, self.key = path, shape, filled, WORDS[shape]
+        layout = timed_layout(path, shape)
+        self.prefix = LAYOUTS[layout]
+        self.words_at = f"{self.prefix}.{self.key}" if self.prefix else self.key
+        self.word_at = f"{self.words_at}.item"
+        self.top = TopFields(top) if top is not None and layout == "document" else None
+        self.number, self.open, self.silent = 0, None, None
+        self.scouting, self.scouted = None, 0
+
+    def segments(self) -> Iterator[Segment]:
+        with open_json(self.path) as f:
+            try:
+                word_at = self.word_at
+                for at, event, value in ijson.parse(f, multiple_values=True, use_float=True):
+                    if (s := self.open) is not None:
+                        if s.word is not None and (at != word_at or event == "map_key"):
+                            s.word.event(event, value)  # inside a word (most events): its keys and values
+                        elif out := self._event(s, at, event, value):
+                            yield from out
+                    elif at == self.prefix:
+                        self.number += 1
+                        if event != "start_map":
+                            raise InputError(f"{self.path}: segment {self.number} is not an object")
+                        self.open = _OpenSegment(self.number, f"{self.path}: segment {self.number}")
+                    elif self.top is not None:
+                        self.top.event(at, event, value)
+            except ijson.JSONError as err:
+                raise InputError(self._broken(err)) from None
+            finally:
+                if self.scouting is not None:
+                    self.scouting.close()
+        if self.silent is not None:
+            yield Segment({}, silent=self.silent)
+
+    def _broken(self, err: Exception) -> str:
+        return broken_json(self.path, err, lambda values: _time_problem(values, self.shape))
+
+    def _event(self, s: _OpenSegment, at: str, event: str, value) -> tuple[Segment, ...] | None:
+        if at == self.prefix and event in ("map_key", "end_map"):  # the segment's own keys, and its end
+            s.end_field()
+            if event == "end_map":
+                self.open = None
+                return self._ended(s)
+            s.key = value
+            if value == self.key:
+                s.has_words, s.fields[value] = True, []
+        elif s.key != self.key:
+            if s.builder is None:
+                s.builder = ijson.ObjectBuilder()
+            s.builder.event(event, value)
+        elif at == self.word_at:
+            if event == "start_map":
+                s.word = ijson.ObjectBuilder()
+            elif s.word is None:
+                raise InputError(f"{s.where}: {self.key!r} is not a list of word objects")
+            s.word.event(event, value)
+            if event == "end_map":
+                raw, s.word = s.word.value, None
+                return self._add(s, raw)
+        elif at != self.words_at or event not in ("start_array", "end_array", "null"):
+            raise InputError(f"{s.where}: {self.key!r} is not a list of word objects")
+        elif event == "null":
+            s.fields[self.key] = None
+        return None
+
+    def _add(self, s: _OpenSegment, raw: dict) -> tuple[Segment, ...] | None:
+        s.count += 1
+        s.buffer.append(_timed_word(raw, self.shape, f"{s.where}, word {s.count}"))
+        if len(s.buffer) <= PART:
+            return None
+        part, s.buffer = s.buffer[:PART], s.buffer[PART:]  # one word kept: the last part is never empty
+        if self.filled:
+            start, end, speaker, starts = s.ahead = s.ahead or self._ahead(s)
+            if s.given + PART in starts:  # the next start from here on: a word of this part missing its end takes it
+                k, value = starts[s.given + PART]
+                end = _times(value, "start", f"{s.where}, word {k + 1}")
+            _fill(part, s.previous_end if s.given else start, end, speaker)
+            s.previous_end = part[-1].end
+        s.given += PART
+        return self._out(Segment({k: v for k, v in s.fields.items() if k != self.key}, part, more=True))
+
+    def _ahead(self, s: _OpenSegment) -> tuple:
+        """A long segment's start, end and speaker and its parts' next starts, read ahead by the scout."""
+        if self.scouting is None:
+            self.scouting = scout(self.path, self.prefix, self.key, PART, self._broken)
+        while self.scouted < s.number:
+            summary = next(self.scouting)
+            self.scouted += 1
+        return (_times(summary.get("start"), "start", s.where), _times(summary.get("end"), "end", s.where),
+                _speaker(summary.get("speaker"), s.where), summary["starts"])
+
+    def _ended(self, s: _OpenSegment) -> tuple[Segment, ...] | None:
+        start, end, speaker = _segment_times(s.fields, self.shape, s.where, s.has_words)
+        if not s.buffer:  # no words (a long segment's last part has one at least)
+            if self.filled:
+                self.silent = self.silent or SilentRun()
+                self.silent.add(s.fields)
+            return None
+        if self.filled:
+            _fill(s.buffer, s.previous_end if s.given else start, end, speaker)
+        return self._out(Segment({k: v for k, v in s.fields.items() if k != self.key}, s.buffer))
+
+    def _out(self, segment: Segment) -> tuple[Segment, ...]:
+        """The segment, after the run of silent ones before it."""
+        if self.silent is None:
+            return (segment,)
+        run, self.silent = self.silent, None
+        return Segment({}, silent=run), segment
+
+
+def _time_problem(values: list, shape: str) -> str | None:
+    """The first word or segment of decoded ``values`` that reading refuses (a time of NaN), as ``segment N,
+    word K: ...``; None where all would be read."""
+    segments = values[0] if len(values) == 1 and isinstance(values[0], list) else values
+    if shape == "whisper" and len(values) == 1 and isinstance(values[0], dict) and "segments" in values[0]:
+        segments = values[0]["segments"] if isinstance(values[0]["segments"], list) else []
+    for n, raw in ((n, raw) for n, raw in enumerate(segments, 1) if isinstance(raw, dict)):
+        words = raw.get(WORDS[shape])
+        try:  # what the reader met before the parse failed was read: only dicts, a list of them
+            for k, word in enumerate(words if isinstance(words, list) else [], 1):
+                if isinstance(word, dict):
+                    _timed_word(word, shape, f"segment {n}, word {k}")
+            _segment_times(raw, shape, f"segment {n}", WORDS[shape] in raw)
+        except InputError as problem:
+            return str(problem)
+    return None

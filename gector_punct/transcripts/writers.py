@@ -22,7 +22,8 @@ from gector_punct.text.sentences import ends_sentence_after
 from gector_punct.transcripts.cues import Cue, CueBuilder
 from gector_punct.transcripts.restoring import written_segments
 from gector_punct.transcripts.style import SubtitleStyle
-from gector_punct.transcripts.timed_words import WORD_TEXT, Segment, TimedJsonWriter, read_segments
+from gector_punct.transcripts.timed_json_writer import TimedJsonWriter
+from gector_punct.transcripts.timed_words import WORD_TEXT, Segment, read_segments
 
 VTT_HEADER = "WEBVTT\n\n"
 LANGUAGE_WORDS = 200  # the first words, read for the transcript's language when its file does not say
@@ -61,18 +62,20 @@ def _name(speaker, names: dict[str, str] | None) -> str:
     return (names or {}).get(str(speaker), str(speaker))
 
 
-def _segment_text(segment: Segment, written: list[str]) -> str:
-    """A segment's text from its written words, with the leading space its recogniser wrote (Whisper's)."""
+def _segment_text(segment: Segment, text: str) -> str:
+    """A segment's text from its written words' (``text``), with the leading space its recogniser wrote
+    (Whisper's); a segment without words keeps its own."""
     original = segment.fields.get("text")
-    if not written:
+    if not text:
         return original if isinstance(original, str) and not segment.words else ""
     lead = " " if str(original or "").startswith(" ") else ""
-    return lead + caption_text(written)
+    return lead + text
 
 
 def write_json(punctuator, path: str, shape: str, out) -> tuple[int, int]:
     writer, top = TimedJsonWriter(out, shape, path), {}
     words_in = segments_out = 0
+    pieces, previous = [], None  # the text of the segment being written, part by part, and its last word
     for segment, pairs in written_segments(punctuator, read_segments(path, shape, top)):
         words, written = [], []
         words_in += len(segment.words)
@@ -87,8 +90,13 @@ def write_json(punctuator, path: str, shape: str, out) -> tuple[int, int]:
             words.append({**word.fields, WORD_TEXT[shape]: lead + result.text,
                           "confidence": round(result.confidence, 4), "review": result.review})
             written.append(result.text)
-        writer.write(segment, words, _segment_text(segment, written))
-        segments_out += 1
+        if written:  # a long segment's parts joined as its words would be, whole
+            pieces.append(caption_text(written, previous))
+            previous = written[-1]
+        writer.write(segment, words, None if segment.more else _segment_text(segment, "".join(pieces)))
+        if not segment.more:
+            segments_out += segment.silent.count if segment.silent is not None else 1
+            pieces, previous = [], None
     writer.close(top)
     return words_in, segments_out
 

@@ -1,0 +1,114 @@
+"""JSON as ijson parses it, for the word-timed transcript reader (``timed_words``): what does not depend on a
+transcript's shape.
+
+``open_json(path)``: the file opened for ijson, past a UTF-8 byte-order mark. ``broken_json(path, err, named)``:
+why a file ijson refused is not JSON, ``PATH:LINE: not valid JSON (why)`` (the file read whole: only on an
+error's way out), or ``named``'s message for a value the transcript cannot take (a time of NaN).
+``scout(path, prefix, words, part)``: a second parse of the file, for each object at ``prefix`` what its first
+parts need from further on: its ``start``, ``end``, ``speaker`` and the first word start at or after each
+multiple of ``part``. ``TopFields``: a document's top-level fields built from parse events.
+"""
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Callable, Iterator
+
+import ijson
+
+from gector_punct.text.files import InputError
+
+NOT_JSON = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')  # a constant Python's json writes, outside strings
+REBUILT = ("segments", "word_segments")  # a document's top-level fields the writer writes from the segments
+
+
+def open_json(path: str):
+    """The file opened for ijson (binary), past a UTF-8 byte-order mark, which ijson does not read."""
+    f = open(path, "rb")
+    if f.read(3) != codecs.BOM_UTF8:
+        f.seek(0)
+    return f
+
+
+def broken_json(path: str, err: Exception | None, named: Callable[[list], str | None]) -> str:
+    """Why a file that ijson could not parse (``err``) is no transcript. Python's json reads it value after
+    value (a Vosk file holds one per line): where it fails, ``PATH:LINE: not valid JSON (why)``; where it does
+    not (ijson refuses the NaN and Infinity Python writes, and numbers too large for a float), ``named(values)``
+    (the transcript's own reading of the values: ``PATH: segment N, word K: ...``), else the line of the first
+    such constant, else ijson's reason."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as bad:
+        return f"{path}:{data.count(10, 0, bad.start) + 1}: not UTF-8 text"
+    decoder, at, values = json.JSONDecoder(), 0, []
+    while (at := len(text) - len(text[at:].lstrip())) < len(text):
+        try:
+            value, at = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as bad:
+            why = "it ends inside a value: cut short?" if not text[bad.pos:].strip() else bad.msg
+            return f"{path}:{bad.lineno}: not valid JSON ({why})"
+        values.append(value)
+    problem = named(values)
+    if problem is not None:
+        return f"{path}: {problem}"
+    constant = next((m for m in NOT_JSON.finditer(text) if m.group(1)), None)
+    if constant is not None:
+        return (f"{path}:{text.count(chr(10), 0, constant.start()) + 1}: not valid JSON ({constant.group(1)} is "
+                "not a JSON number: write a number or null)")
+    return f"{path}: not valid JSON ({str(err).splitlines()[0] if str(err) else type(err).__name__})"
+
+
+def scout(path: str, prefix: str, words: str, part: int, why: Callable[[Exception], str]) -> Iterator[dict]:
+    """For each object at ``prefix`` (a segment), in order: ``{"start", "end", "speaker"}`` as given (those it
+    has, wherever they stand among its keys) and ``"starts"``, for each word number ``b`` that is a multiple of
+    ``part``: (k, start) of the first word from ``b`` on (0-based) with a start. A parse of its own: run only
+    as far as asked. ``why(err)``: the message of the ``InputError`` for broken JSON."""
+    inside = f"{prefix}." if prefix else ""
+    own = {f"{inside}{key}": key for key in ("start", "end", "speaker")}
+    word_at = f"{inside}{words}.item"
+    start_at = f"{word_at}.start"
+    summary, index, waiting = None, -1, []
+    with open_json(path) as f:
+        try:
+            for at, event, value in ijson.parse(f, multiple_values=True, use_float=True):
+                if at == prefix and event in ("start_map", "end_map"):
+                    if event == "end_map" and summary is not None:
+                        yield summary
+                    summary, index, waiting = ({"starts": {}}, -1, []) if event == "start_map" else (None, -1, [])
+                elif summary is None:
+                    continue
+                elif at == word_at and event == "start_map":
+                    index += 1
+                    if index and index % part == 0:
+                        waiting.append(index)
+                elif at == start_at and value is not None and waiting:
+                    summary["starts"].update((b, (index, value)) for b in waiting)
+                    waiting = []
+                elif at in own:
+                    summary[own[at]] = value
+        except ijson.JSONError as err:
+            raise InputError(why(err)) from None
+
+
+class TopFields:
+    """A whisper document's top-level fields besides its segments, built from parse events into ``out``; the
+    fields the writer rebuilds (``REBUILT``, and a ``text`` string: the segments' texts) only marked, as None."""
+
+    def __init__(self, out: dict):
+        self.out, self.key, self.builder = out, None, None
+
+    def event(self, at: str, event: str, value) -> None:
+        if at == "" and event == "map_key":
+            self.key, self.builder = value, None
+        elif at == "" or self.key is None:
+            return  # the document's own start and end
+        elif self.key in REBUILT or (self.key == "text" and at == "text" and event == "string"):
+            self.out[self.key] = None
+        else:
+            if self.builder is None:
+                self.builder = ijson.ObjectBuilder()
+            self.builder.event(event, value)
+            self.out[self.key] = self.builder.value

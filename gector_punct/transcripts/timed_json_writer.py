@@ -1,0 +1,124 @@
+"""Word-timed transcripts written back in their shape and layout (``timed_words``' reading undone), in bounded
+memory: ``TimedJsonWriter(out, shape, path)``, then ``write(segment, words, text)`` per ``Segment`` read, in
+order, then ``close(top)``.
+
+``write`` takes a segment's new word objects (each word's restored ``word`` and its ``confidence``) and, with
+its last part, its rebuilt ``text`` (put where the segment had one; a Vosk result always has one). The parts
+of a long segment (``Segment.more``) make one segment object: their words wait in a temporary file until the
+last part brings the text. A run of segments without words (``Segment.silent``) is written as it was read.
+The segment's fields come first as they were read, its words last. ``close(top)`` ends the document with the
+top-level fields ``read_segments`` gathered, in their order after the segments; those it rebuilds from what was
+written: ``word_segments`` (WhisperX's words again) from the words, ``text`` (openai-whisper's whole
+transcript) from the segments' texts joined as Whisper joins them (each carries its own leading space), both
+spooled to temporary files as they are written. No byte-order mark is written (JSON has none).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+
+from gector_punct.transcripts.timed_words import WORDS, Segment, timed_layout
+
+OPENING = {"list": "[", "document": '{"segments": ['}  # what comes before the first segment, by layout
+
+
+def _spool():
+    return tempfile.TemporaryFile("w+", encoding="utf-8")
+
+
+class TimedJsonWriter:
+    """Segments written back in their shape as they come (module docstring)."""
+
+    def __init__(self, out, shape: str, path: str):
+        self.out, self.shape, self.key = out, shape, WORDS[shape]
+        self.layout = timed_layout(path, shape)
+        self.count = 0  # segments written
+        self.parts = None  # a long segment's words so far, in a temporary file, and how many
+        self.spooled = 0
+        document = self.layout == "document"  # a whisper object: its words and texts may be repeated after
+        self.repeat, self.texts = (_spool(), _spool()) if document else (None, None)
+        self.repeated = 0
+        out.write(OPENING.get(self.layout, ""))
+
+    def write(self, segment: Segment, words: list[dict], text: str | None) -> None:
+        """One segment (or part: ``text`` then unused), its words replaced by ``words`` (objects), its ``text``
+        by ``text`` where it had one."""
+        if segment.silent is not None:
+            for item in segment.silent.lines():
+                self._item(item)
+                self._text(json.loads(item).get("text"))
+            return
+        dumped = [json.dumps(word, ensure_ascii=False) for word in words]
+        if self.repeat is not None:
+            self.repeat.write("".join(("," if self.repeated + k else "") + "\n" + item
+                                      for k, item in enumerate(dumped)))
+            self.repeated += len(dumped)
+        if segment.more:
+            self.parts = self.parts or _spool()
+            self.parts.write("".join((", " if self.spooled + k else "") + item for k, item in enumerate(dumped)))
+            self.spooled += len(dumped)
+            return
+        fields = dict(segment.fields)
+        if "text" in fields or self.shape == "vosk":
+            fields["text"] = text
+        self._text(text)
+        head = json.dumps({**fields, self.key: []}, ensure_ascii=False)[:-2]  # up to its words' "["
+        self._begin()
+        self.out.write(head)
+        if self.spooled:
+            self._copy(self.parts)
+            self.parts.seek(0)
+            self.parts.truncate()
+            self.out.write(", " if dumped else "")
+            self.spooled = 0
+        self.out.write(", ".join(dumped) + "]}")
+        self._end()
+
+    def _item(self, item: str) -> None:
+        self._begin()
+        self.out.write(item)
+        self._end()
+
+    def _begin(self) -> None:
+        if self.layout != "values":
+            self.out.write(("," if self.count else "") + "\n")
+
+    def _end(self) -> None:
+        self.count += 1
+        if self.layout == "values":
+            self.out.write("\n")  # one result per line
+
+    def _text(self, text) -> None:
+        """A segment's text kept for the document's ``text`` (escaped: JSON escapes character by character)."""
+        if self.texts is not None and isinstance(text, str):
+            self.texts.write(json.dumps(text, ensure_ascii=False)[1:-1])
+
+    def _copy(self, spool) -> None:
+        spool.seek(0)
+        shutil.copyfileobj(spool, self.out, 1 << 16)
+
+    def close(self, top: dict) -> None:
+        """The end of the document: its top-level fields (``top``, ``read_segments``') after its segments."""
+        if self.layout == "list":
+            self.out.write("\n]\n")
+        elif self.layout == "document":
+            self.out.write("\n]")
+            for key, value in top.items():
+                if key == "segments":
+                    continue
+                self.out.write(f", {json.dumps(key, ensure_ascii=False)}: ")
+                if key == "word_segments":
+                    self.out.write("[")
+                    self._copy(self.repeat)
+                    self.out.write("\n]")
+                elif key == "text" and value is None:
+                    self.out.write('"')
+                    self._copy(self.texts)
+                    self.out.write('"')
+                else:
+                    self.out.write(json.dumps(value, ensure_ascii=False))
+            self.out.write("}\n")
+        for spool in (self.repeat, self.texts, self.parts):
+            if spool is not None:
+                spool.close()
