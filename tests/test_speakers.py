@@ -88,6 +88,7 @@ def test_every_word_keeps_its_speaker_in_json(default_en, transcript):
     for new, old in zip(document["segments"], original["segments"], strict=True):
         assert new["speaker"] == old["speaker"]
         assert [w.get("speaker") for w in new["words"]] == [w.get("speaker") for w in old["words"]]
+        assert any(w["confidence"] < 1 for w in new["words"])  # each turn scored, the last one too
 
 
 def test_cues_hold_one_speaker_or_are_dialogue_cues_and_vtt_names_the_voices(default_en, transcript):
