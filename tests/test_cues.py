@@ -4,6 +4,8 @@ speakers share a cue only as a dialogue cue."""
 import os
 import random
 
+import pytest
+
 from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -278,3 +280,9 @@ def _ordered(words):
         out.append((start, max(end, start), text, speaker))
         latest = (start, max(latest[1], end))
     return out
+
+
+def test_a_style_whose_shortest_cue_is_longer_than_its_longest_is_refused():
+    assert SubtitleStyle(min_duration=2.0, max_duration=2.0).min_ms == 2000
+    with pytest.raises(ValueError, match=r"min_duration: must be at most max_duration \(2.0\), not 3.0"):
+        SubtitleStyle(min_duration=3.0, max_duration=2.0)
