@@ -126,13 +126,13 @@ def test_the_whole_text_is_rebuilt_from_the_segments_texts(tmp_path, random_edit
     monkeypatch.setattr(timed_words, "PART", 4)  # a segment in parts too
     segments = [{"id": 0, "start": 0.0, "end": 4.0, "text": " so we started the project in march",
                  "words": timed("so we started the project in march".split())},
-                {"id": 1, "start": 4.0, "end": 6.0, "text": " [music]", "words": []},
+                {"id": 1, "start": 4.0, "end": 6.0, "text": " [music]", "words": []}, {"id": 9, "words": []},
                 {"id": 2, "start": 6.0, "end": 8.0, "text": " did anyone expect that",
                  "words": timed("did anyone expect that".split(), 6.0)}]
     path = written(tmp_path, {"text": "WHOLE TEXT AS RECOGNISED", "segments": segments, "language": "en"})
     out = json.loads(restored(random_editor, path)[0])
     assert list(out) == ["segments", "text", "language"]
-    assert out["text"] == "".join(segment["text"] for segment in out["segments"])
+    assert out["text"] == "".join(segment.get("text", "") for segment in out["segments"])
     assert out["segments"][1]["text"] == " [music]" and out["segments"][0]["text"].startswith(" ")
 
 
@@ -303,9 +303,22 @@ def test_a_nan_is_named_in_every_layout(tmp_path, content, says):
     assert str(err.value).startswith(f"{path}: {says}" if not says.startswith("t.json") else f"{tmp_path}/{says}")
 
 
+@pytest.mark.parametrize("opening, is_json", [
+    ("[ true ]", True), ("[false]", True), ("[null]", True), ('[ "a"]', True), ("[{", True), ("[[", True),
+    ("[-1]", True), ("[]", True), ("[  7]", True), ("{ }", True), ('{ "a": 1}', True),
+    ("[music] so", False), ("[ laughter ]", False), ("{laughs} so", False), ("so [1]", False), ("", False),
+    ("[ True ]", False),
+])
+def test_json_is_told_from_text_that_opens_with_a_bracket(tmp_path, opening, is_json):
+    assert timed_words.looks_like_json(written(tmp_path, "\n " + opening + "\n")) is is_json
+
+
 def test_json_of_another_shape_is_refused_and_text_is_not_json(tmp_path):
-    with pytest.raises(InputError, match="not a word-timed transcript"):
-        timed_shape(written(tmp_path, '{"language": "en", "word_segments": []}'))
+    path = written(tmp_path, '{"language": "en", "word_segments": []}')
+    with pytest.raises(InputError) as err:
+        timed_shape(path)
+    assert str(err.value) == (f"{path}: a JSON file, but not a word-timed transcript: expected WhisperX / "
+                              'faster-whisper ("segments" with "words") or Vosk ("result" with words)')
     assert timed_shape(written(tmp_path, "[1] so we began\n")) is None
     assert timed_shape(written(tmp_path, "so we began\n")) is None
     with pytest.raises(InputError, match=r"t\.json:1: not valid JSON \(it ends"):
@@ -412,7 +425,7 @@ def test_each_long_segment_reads_its_own_fields_from_after_its_words(tmp_path, m
 @pytest.mark.parametrize("after, says", [
     ({"end": "soon"}, 'segment 1: end is "soon", not a number of seconds'),
     ({"start": "soon"}, 'segment 1: start is "soon", not a number of seconds'),
-    ({"speaker": [1]}, "segment 1: speaker is [1], not a name"),
+    ({"speaker": True}, "segment 1: speaker is true, not a name"),
     ({"words": [{"word": "c"}, {"word": "d", "start": "soon"}]}, 'segment 1, word 4: start is "soon", not a number'),
 ])
 def test_a_long_segments_bad_value_further_on_is_named_as_a_whole_ones(tmp_path, monkeypatch, after, says):
@@ -477,6 +490,28 @@ def test_silences_in_a_list_are_written_between_commas(tmp_path):
     results = [{"text": ""}, {"result": timed(["a"]), "text": "a"}, {"text": ""}, {"text": ""}]
     path = written(tmp_path, results)
     assert json.loads(as_read(path)) == [{"text": ""}, {"text": "a", "result": timed(["a"])}, {"text": ""}, {"text": ""}]
+    path = written(tmp_path, [{"words": []}, {"start": 0, "words": timed(["a"])}])  # a whisper segment without text
+    assert json.loads(as_read(path)) == [{"words": []}, {"start": 0, "words": timed(["a"])}]
+
+
+
+def test_the_parts_of_a_segment_make_one_object_whatever_words_they_keep(tmp_path):
+    path = written(tmp_path, {"segments": [], "word_segments": [], "note": "données"})
+    out = io.StringIO()
+    writer = TimedJsonWriter(out, "whisper", path)
+    part = Segment({"text": " a b"}, more=True)
+    for words in ([{"word": "a"}, {"word": "b"}], [], [{"word": "c"}]):
+        writer.write(part, words, None)
+    writer.write(Segment({"text": " a b c d", "speaker": "Zoë"}), [], " A b c.")
+    writer.write(Segment({}, more=True), [{"word": "é"}], None)
+    writer.write(Segment({"id": 2}), [{"word": "f"}], "é f")
+    writer.close({"segments": None, "word_segments": None, "note": "données", "données": 1})
+    text = out.getvalue()
+    assert "Zoë" in text and '"données": 1' in text and '"word": "é"' in text  # non-ASCII as it was
+    assert json.loads(text) == {
+        "segments": [{"text": " A b c.", "speaker": "Zoë", "words": [{"word": "a"}, {"word": "b"}, {"word": "c"}]},
+                     {"id": 2, "words": [{"word": "é"}, {"word": "f"}]}],
+        "word_segments": [{"word": w} for w in "abcéf"], "note": "données", "données": 1}
 
 
 # 8. Times

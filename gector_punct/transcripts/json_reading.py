@@ -4,8 +4,8 @@ transcript's shape.
 ``open_json(path)``: the file opened for ijson, past a UTF-8 byte-order mark. ``broken_json(path, err, named)``:
 why a file ijson refused is not JSON, ``PATH:LINE: not valid JSON (why)`` (the file read whole: only on an
 error's way out), or ``named``'s message for a value the transcript cannot take (a time of NaN).
-``scout(path, prefix, words, part)``: a second parse of the file, for each object at ``prefix`` what its first
-parts need from further on: its ``start``, ``end``, ``speaker`` and the first word start at or after each
+``scout(path, prefix, words, part, why)``: a second parse of the file, for each object at ``prefix`` what its
+first parts need from further on: its ``start``, ``end``, ``speaker`` and the first word start at or after each
 multiple of ``part``. ``TopFields``: a document's top-level fields built from parse events.
 """
 from __future__ import annotations
@@ -70,19 +70,16 @@ def scout(path: str, prefix: str, words: str, part: int, why: Callable[[Exceptio
     own = {f"{inside}{key}": key for key in ("start", "end", "speaker")}
     word_at = f"{inside}{words}.item"
     start_at = f"{word_at}.start"
-    summary, index, waiting = None, -1, []
     with open_json(path) as f:
-        try:
+        try:  # (the events it reads all lie inside a segment: word_at and own start with prefix)
             for at, event, value in ijson.parse(f, multiple_values=True, use_float=True):
-                if at == prefix and event in ("start_map", "end_map"):
-                    if event == "end_map" and summary is not None:
-                        yield summary
-                    summary, index, waiting = ({"starts": {}}, -1, []) if event == "start_map" else (None, -1, [])
-                elif summary is None:
-                    continue
+                if at == prefix and event == "start_map":
+                    summary, index, waiting = {"starts": {}}, -1, []
+                elif at == prefix and event == "end_map":
+                    yield summary
                 elif at == word_at and event == "start_map":
                     index += 1
-                    if index and index % part == 0:
+                    if index % part == 0:  # (0 too: never asked for)
                         waiting.append(index)
                 elif at == start_at and value is not None and waiting:
                     summary["starts"].update((b, (index, value)) for b in waiting)
@@ -103,7 +100,7 @@ class TopFields:
     def event(self, at: str, event: str, value) -> None:
         if at == "" and event == "map_key":
             self.key, self.builder = value, None
-        elif at == "" or self.key is None:
+        elif at == "":
             return  # the document's own start and end
         elif self.key in REBUILT or (self.key == "text" and at == "text" and event == "string"):
             self.out[self.key] = None

@@ -28,7 +28,7 @@ from gector_punct.transcripts.timed_words import Segment, TimedWord
 
 LOOKAHEAD = 64  # words of right context a word waits for (a window's worth: as a batch line reads it)
 CONTEXT = 64  # final words kept as the left context of the next step
-STEP = 512  # words given to the streamer at a time: the windows it reads are the same on every run
+STEP = 2048  # words given to the streamer at a time: the windows it reads are the same on every run
 RECOGNISER_SCORES = ("score", "conf", "probability")  # WhisperX's, Vosk's, faster-whisper's word confidence
 _NO_TURN = object()  # the speaker before the first word
 

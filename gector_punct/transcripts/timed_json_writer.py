@@ -14,17 +14,15 @@ spooled to temporary files as they are written. No byte-order mark is written (J
 """
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import tempfile
 
-from gector_punct.transcripts.timed_words import WORDS, Segment, timed_layout
+from gector_punct.transcripts.timed_words import DUMPS, WORDS, Segment, timed_layout
 
 OPENING = {"list": "[", "document": '{"segments": ['}  # what comes before the first segment, by layout
-
-
-def _spool():
-    return tempfile.TemporaryFile("w+", encoding="utf-8")
+_spool = functools.partial(tempfile.TemporaryFile, "w+", encoding="utf-8")  # text waiting for its place
 
 
 class TimedJsonWriter:
@@ -49,21 +47,21 @@ class TimedJsonWriter:
                 self._item(item)
                 self._text(json.loads(item).get("text"))
             return
-        dumped = [json.dumps(word, ensure_ascii=False) for word in words]
-        if self.repeat is not None:
-            self.repeat.write("".join(("," if self.repeated + k else "") + "\n" + item
-                                      for k, item in enumerate(dumped)))
+        dumped = [DUMPS(word) for word in words]
+        if self.repeat is not None and dumped:
+            self.repeat.write(("," if self.repeated else "") + "\n" + ",\n".join(dumped))
             self.repeated += len(dumped)
         if segment.more:
             self.parts = self.parts or _spool()
-            self.parts.write("".join((", " if self.spooled + k else "") + item for k, item in enumerate(dumped)))
-            self.spooled += len(dumped)
+            if dumped:
+                self.parts.write((", " if self.spooled else "") + ", ".join(dumped))
+                self.spooled += len(dumped)
             return
         fields = dict(segment.fields)
         if "text" in fields or self.shape == "vosk":
             fields["text"] = text
         self._text(text)
-        head = json.dumps({**fields, self.key: []}, ensure_ascii=False)[:-2]  # up to its words' "["
+        head = DUMPS({**fields, self.key: []})[:-2]  # up to its words' "["
         self._begin()
         self.out.write(head)
         if self.spooled:
@@ -92,11 +90,11 @@ class TimedJsonWriter:
     def _text(self, text) -> None:
         """A segment's text kept for the document's ``text`` (escaped: JSON escapes character by character)."""
         if self.texts is not None and isinstance(text, str):
-            self.texts.write(json.dumps(text, ensure_ascii=False)[1:-1])
+            self.texts.write(DUMPS(text)[1:-1])
 
     def _copy(self, spool) -> None:
         spool.seek(0)
-        shutil.copyfileobj(spool, self.out, 1 << 16)
+        shutil.copyfileobj(spool, self.out)
 
     def close(self, top: dict) -> None:
         """The end of the document: its top-level fields (``top``, ``read_segments``') after its segments."""
@@ -107,7 +105,7 @@ class TimedJsonWriter:
             for key, value in top.items():
                 if key == "segments":
                     continue
-                self.out.write(f", {json.dumps(key, ensure_ascii=False)}: ")
+                self.out.write(f", {DUMPS(key)}: ")
                 if key == "word_segments":
                     self.out.write("[")
                     self._copy(self.repeat)
@@ -117,7 +115,7 @@ class TimedJsonWriter:
                     self._copy(self.texts)
                     self.out.write('"')
                 else:
-                    self.out.write(json.dumps(value, ensure_ascii=False))
+                    self.out.write(DUMPS(value))
             self.out.write("}\n")
         for spool in (self.repeat, self.texts, self.parts):
             if spool is not None:

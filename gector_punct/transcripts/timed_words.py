@@ -32,8 +32,9 @@ from __future__ import annotations
 import json
 import math
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 
 import ijson
 
@@ -46,6 +47,7 @@ WORDS = {"whisper": "words", "vosk": "result"}  # the key of a segment's words
 LAYOUTS = {"list": "item", "document": "segments.item", "values": ""}  # where the segments sit (ijson prefixes)
 PART = 1_000  # the most words of a segment held at once: a longer one comes in parts of this many
 SILENT_BYTES = 1 << 16  # a run of segments without words spooled to a file past this size
+DUMPS = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps as the input was written: non-ASCII text as it is
 
 
 @dataclass
@@ -58,22 +60,22 @@ class TimedWord:
 
 
 class SilentRun:
-    """Segments without words read in a row, one JSON object a line in a spooled file (memory until
+    """Segments without words read in a row, one JSON object a line (UTF-8) in a spooled file (memory until
     ``SILENT_BYTES``, then disk), to be written back as they were."""
 
     def __init__(self):
-        self.file = tempfile.SpooledTemporaryFile(SILENT_BYTES, "w+", encoding="utf-8")
+        self.file = tempfile.SpooledTemporaryFile(SILENT_BYTES)
         self.count = 0
 
     def add(self, raw: dict) -> None:
-        self.file.write(json.dumps(raw, ensure_ascii=False) + "\n")  # one line: json.dumps escapes newlines
+        self.file.write(DUMPS(raw).encode() + b"\n")  # one line: JSON escapes newlines
         self.count += 1
 
     def lines(self) -> Iterator[str]:
         """Each segment's JSON, in order (once)."""
         self.file.seek(0)
         for line in self.file:
-            yield line[:-1]  # its newline off
+            yield line[:-1].decode()  # its newline off
         self.file.close()
 
     def __del__(self):
@@ -184,21 +186,21 @@ def _fill(words: list[TimedWord], start: float | None, end: float | None, speake
     or the part before's last end), the start of the word after (``end``: the next part's first start, or the
     segment's end); a word with none of them starts and ends at 0; an end never before its start. A word
     without a speaker of its own takes ``speaker``, its segment's."""
-    previous_end = start
+    previous_end = _next_time(words, end) if start is None else start  # before the first word
     for k, word in enumerate(words):
         if word.start is None:
-            word.start = previous_end if previous_end is not None else _next_time(words, k + 1, end)
-            word.start = 0.0 if word.start is None else word.start
+            word.start = 0.0 if previous_end is None else previous_end
         if word.end is None:
-            word.end = _next_time(words, k + 1, end)
+            word.end = _next_time(islice(words, k + 1, None), end)
         word.end = word.start if word.end is None else max(word.end, word.start)
         previous_end = word.end
         if "speaker" not in word.fields:
             word.speaker = speaker
 
 
-def _next_time(words: list[TimedWord], k: int, end: float | None) -> float | None:
-    return next((w.start for w in words[k:] if w.start is not None), end)
+def _next_time(words: Iterable[TimedWord], end: float | None) -> float | None:
+    """The first start among ``words``, else ``end``."""
+    return next((w.start for w in words if w.start is not None), end)
 
 
 
@@ -226,10 +228,9 @@ class _OpenSegment:
         self.number, self.where = number, where
         self.fields: dict = {}
         self.key, self.builder, self.word = None, None, None  # the key being read, its value's and a word's builder
-        self.has_words = False
         self.buffer: list[TimedWord] = []
         self.count = self.given = 0  # words read; words given out in parts
-        self.previous_end: float | None = None  # the last time of the part given out before
+        self.previous_end: float | None = None  # the last time of the part given out before (None: none was)
         self.ahead: tuple | None = None  # what the scout read ahead: its times and speaker, its parts' next starts
 
     def end_field(self) -> None:
@@ -257,7 +258,7 @@ class _SegmentReader:
                 word_at = self.word_at
                 for at, event, value in ijson.parse(f, multiple_values=True, use_float=True):
                     if (s := self.open) is not None:
-                        if s.word is not None and (at != word_at or event == "map_key"):
+                        if s.word is not None and (at != word_at or event != "end_map"):
                             s.word.event(event, value)  # inside a word (most events): its keys and values
                         elif out := self._event(s, at, event, value):
                             yield from out
@@ -287,16 +288,14 @@ class _SegmentReader:
                 return self._ended(s)
             s.key = value
             if value == self.key:
-                s.has_words, s.fields[value] = True, []
+                s.fields[value] = []
         elif s.key != self.key:
             if s.builder is None:
                 s.builder = ijson.ObjectBuilder()
             s.builder.event(event, value)
-        elif at == self.word_at:
+        elif at == self.word_at and event in ("start_map", "end_map"):  # a word's start or end
             if event == "start_map":
                 s.word = ijson.ObjectBuilder()
-            elif s.word is None:
-                raise InputError(f"{s.where}: {self.key!r} is not a list of word objects")
             s.word.event(event, value)
             if event == "end_map":
                 raw, s.word = s.word.value, None
@@ -314,11 +313,13 @@ class _SegmentReader:
             return None
         part, s.buffer = s.buffer[:PART], s.buffer[PART:]  # one word kept: the last part is never empty
         if self.filled:
-            start, end, speaker, starts = s.ahead = s.ahead or self._ahead(s)
+            if s.ahead is None:
+                s.ahead = self._ahead(s)
+            start, end, speaker, starts = s.ahead
             if s.given + PART in starts:  # the next start from here on: a word of this part missing its end takes it
                 k, value = starts[s.given + PART]
                 end = _times(value, "start", f"{s.where}, word {k + 1}")
-            _fill(part, s.previous_end if s.given else start, end, speaker)
+            _fill(part, start if s.previous_end is None else s.previous_end, end, speaker)
             s.previous_end = part[-1].end
         s.given += PART
         return self._out(Segment({k: v for k, v in s.fields.items() if k != self.key}, part, more=True))
@@ -334,14 +335,14 @@ class _SegmentReader:
                 _speaker(summary.get("speaker"), s.where), summary["starts"])
 
     def _ended(self, s: _OpenSegment) -> tuple[Segment, ...] | None:
-        start, end, speaker = _segment_times(s.fields, self.shape, s.where, s.has_words)
+        start, end, speaker = _segment_times(s.fields, self.shape, s.where, self.key in s.fields)
         if not s.buffer:  # no words (a long segment's last part has one at least)
             if self.filled:
                 self.silent = self.silent or SilentRun()
                 self.silent.add(s.fields)
             return None
         if self.filled:
-            _fill(s.buffer, s.previous_end if s.given else start, end, speaker)
+            _fill(s.buffer, start if s.previous_end is None else s.previous_end, end, speaker)
         return self._out(Segment({k: v for k, v in s.fields.items() if k != self.key}, s.buffer))
 
     def _out(self, segment: Segment) -> tuple[Segment, ...]:
