@@ -185,8 +185,8 @@ def test_a_nan_elsewhere_names_its_line(tmp_path):
      "t.json:2: not valid JSON (Expecting property name enclosed in double quotes)"),
     ('{"segments": [{"words": [{"word": "a", "start": 0, "x": 1e400}]}]}',
      "t.json: not valid JSON (parse error: numeric (floating point) overflow)"),
-    ('{"text": "NaN \\" NaN", "segments": [{"words": [{"word": "a", "start": 0}]}], "x": [\nInfinity]}',
-     "t.json:2: not valid JSON (Infinity is not a JSON number: write a number or null)"),
+    ('\n{"text": "NaN \\" NaN", "segments": [{"words": [{"word": "a", "start": 0}]}], "x": [\nInfinity,\n1]}',
+     "t.json:3: not valid JSON (Infinity is not a JSON number: write a number or null)"),
 ])
 def test_broken_json_says_why_and_where(tmp_path, content, says):
     path = written(tmp_path, content)
@@ -197,8 +197,8 @@ def test_broken_json_says_why_and_where(tmp_path, content, says):
 
 def test_a_file_that_is_not_utf8_names_its_line(tmp_path):
     path = tmp_path / "t.json"
-    path.write_bytes(b'{"segments": [\n{"words": [{"word": "caf\xe9", "start": 0}]}]}')
-    with pytest.raises(InputError, match=r"t\.json:2: not UTF-8 text$"):
+    path.write_bytes(b'\xef\xbb\xbf\n{"segments": [\n{"words": [{"word": "caf\xe9", "start": 0}]}\n]}\n')
+    with pytest.raises(InputError, match=r"t\.json:3: not UTF-8 text$"):
         check_transcript(str(path), "whisper")
 
 
@@ -393,6 +393,18 @@ def test_a_part_boundary_after_an_untimed_run_takes_the_next_start(tmp_path, mon
     assert times_of(read_segments(path, "whisper")) == whole
 
 
+def test_vosk_results_in_parts_are_filled_as_whole_ones(tmp_path, monkeypatch):
+    words = timed(["a", "b", "c", "d", "e"])
+    for word in words[1:3]:
+        del word["start"], word["end"]
+    path = written(tmp_path, "\n".join(json.dumps(result) for result in (
+        {"result": timed(["x"]), "text": "x"}, {"result": words, "text": "a b c d e", "speaker": "S"})))
+    whole = times_of(read_segments(path, "vosk"))
+    assert whole[1:4] == [("a", 0.0, 0.3, "S"), ("b", 0.3, 1.2, "S"), ("c", 1.2, 1.2, "S")]
+    monkeypatch.setattr(timed_words, "PART", 2)
+    assert times_of(read_segments(path, "vosk")) == whole
+
+
 def test_a_long_segment_without_times_after_its_words_ends_at_its_last_start(tmp_path, monkeypatch):
     words = timed(["a", "b", "c", "d", "e"])
     for word in words[1:]:
@@ -444,6 +456,10 @@ def test_broken_json_after_a_long_segment_is_named_by_the_read_ahead(tmp_path, m
     with pytest.raises(InputError) as err:
         list(read_segments(path, "whisper"))
     assert str(err.value) == f"{path}: segment 1: end is NaN, not a number of seconds"
+    path = written(tmp_path, json.dumps({"segments": [{"words": timed(list("abcd")), "x": "@@"}]}).replace('"@@"', "1e400"))
+    with pytest.raises(InputError) as err:
+        list(read_segments(path, "whisper"))
+    assert str(err.value) == f"{path}: not valid JSON (parse error: numeric (floating point) overflow)"
 
 
 def test_a_long_segment_is_written_back_as_one(tmp_path, random_editor, monkeypatch):

@@ -39,10 +39,12 @@ def broken_json(path: str, err: Exception | None, named: Callable[[list], str | 
     such constant, else ijson's reason."""
     with open(path, "rb") as f:
         data = f.read()
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode()
     except UnicodeDecodeError as bad:
-        return f"{path}:{data.count(10, 0, bad.start) + 1}: not UTF-8 text"
+        line = data[:bad.start].count(b"\n") + 1
+        return f"{path}:{line}: not UTF-8 text"
     decoder, at, values = json.JSONDecoder(), 0, []
     while (at := len(text) - len(text[at:].lstrip())) < len(text):
         try:
@@ -56,8 +58,8 @@ def broken_json(path: str, err: Exception | None, named: Callable[[list], str | 
         return f"{path}: {problem}"
     constant = next((m for m in NOT_JSON.finditer(text) if m.group(1)), None)
     if constant is not None:
-        return (f"{path}:{text.count(chr(10), 0, constant.start()) + 1}: not valid JSON ({constant.group(1)} is "
-                "not a JSON number: write a number or null)")
+        line = text[:constant.start()].count("\n") + 1
+        return f"{path}:{line}: not valid JSON ({constant.group(1)} is not a JSON number: write a number or null)"
     return f"{path}: not valid JSON ({str(err).splitlines()[0] if str(err) else type(err).__name__})"
 
 

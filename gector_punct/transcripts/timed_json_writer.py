@@ -32,11 +32,12 @@ class TimedJsonWriter:
         self.out, self.shape, self.key = out, shape, WORDS[shape]
         self.layout = timed_layout(path, shape)
         self.count = 0  # segments written
-        self.parts = None  # a long segment's words so far, in a temporary file, and how many
-        self.spooled = 0
-        document = self.layout == "document"  # a whisper object: its words and texts may be repeated after
-        self.repeat, self.texts = (_spool(), _spool()) if document else (None, None)
-        self.repeated = 0
+        self.parts = None  # a long segment's words so far, in a temporary file; whether it holds any
+        self.spooled = False
+        self.repeat = self.texts = None  # a document's words and texts, for its fields after the segments
+        if self.layout == "document":
+            self.repeat, self.texts = _spool(), _spool()
+        self.repeated = False
         out.write(OPENING.get(self.layout, ""))
 
     def write(self, segment: Segment, words: list[dict], text: str | None) -> None:
@@ -50,12 +51,12 @@ class TimedJsonWriter:
         dumped = [DUMPS(word) for word in words]
         if self.repeat is not None and dumped:
             self.repeat.write(("," if self.repeated else "") + "\n" + ",\n".join(dumped))
-            self.repeated += len(dumped)
+            self.repeated = True
         if segment.more:
             self.parts = self.parts or _spool()
             if dumped:
                 self.parts.write((", " if self.spooled else "") + ", ".join(dumped))
-                self.spooled += len(dumped)
+                self.spooled = True
             return
         fields = dict(segment.fields)
         if "text" in fields or self.shape == "vosk":
@@ -69,7 +70,7 @@ class TimedJsonWriter:
             self.parts.seek(0)
             self.parts.truncate()
             self.out.write(", " if dumped else "")
-            self.spooled = 0
+            self.spooled = False
         self.out.write(", ".join(dumped) + "]}")
         self._end()
 
