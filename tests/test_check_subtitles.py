@@ -5,11 +5,12 @@ import pytest
 
 from test_cli import run, test_help_documents_every_flag as help_documents_every_flag
 from gector_punct.text.files import InputError
+from gector_punct.transcripts.checked_cues import speech_of
 from gector_punct.transcripts.checker import (RULES, CheckedCue, Violation, read_cues, rule_counts, summary, timing_ms,
                                               violations)
 from gector_punct.transcripts.cues import CueBuilder
 from gector_punct.transcripts.style import SubtitleStyle
-from gector_punct.transcripts.writers import VTT_HEADER, format_cue
+from gector_punct.transcripts.formats import FORMATS
 
 SCRIPT = "utils/check_subtitles.py"
 
@@ -50,16 +51,28 @@ EACH_RULE = {
     "gap": (srt((1.0, 3.0, "Hello there."), (3.05, 5.0, "Hello again.")),
             [(2, "gap", "50 ms after cue 1 (at least 84 ms: 2 frames at 24 fps)")]),
     "open-gap": (srt((1.0, 3.0, "Hello there."), (3.2, 5.0, "Hello again.")),
-                 [(2, "open-gap", "200 ms after cue 1: a gap of at most 11 frames (458 ms) is closed to 2 (84 ms)")]),
+                 [(2, "open-gap", "200 ms after cue 1: a gap of at most 12 frames (500 ms) is closed to 2 (84 ms)")]),
     "overlap": (srt((1.0, 3.0, "Hello there."), (2.5, 5.0, "Hello again.")),
                 [(2, "overlap", "starts 500 ms before cue 1 ends")]),
     "line-end": (srt((1.0, 3.0, "I went to the", "market today.")),
                  [(1, "line-end", "line 1 ends with 'the' (article)")]),
-    "one-word": (srt((1.0, 3.0, "Did you see it?"), (3.5, 4.5, "Yes."), (6.0, 8.0, "So did I.")),
-                 [(2, "one-word", "a cue of one word ('Yes.') with 500 ms before it (a word stands alone between "
+    "one-word": (srt((1.0, 3.0, "Did you see it?"), (3.6, 4.5, "Yes."), (6.0, 8.0, "So did I.")),
+                 [(2, "one-word", "a cue of one word ('Yes.') with 600 ms before it (a word stands alone between "
                                   "silences of 1.500 s or more)")]),
     "dialogue": (srt((1.0, 3.0, "-Where are you going?", "Home.")),
                  [(1, "dialogue", "line 2 of a dialogue cue does not open with '-'")]),
+    "empty": (srt((1.0, 3.0, "Hello there."), (4.0, 6.0, "<i></i>")), [(2, "empty", "no text")]),
+    "numbering": (srt((1.0, 3.0, "Hello there."), (4.0, 6.0, "Hello again."), (7.0, 9.0, "And again.")).replace(
+        "\n3\n", "\n2\n"), [(3, "numbering", "cue number 2 after 2 (SubRip numbers its cues 1, 2, 3 ...: 3)")]),
+    "timestamp": (srt((1.0, 3.0, "Hello there."), (4.0, 6.0, "Hello again.")).replace("04,000", "04.000"),
+                  [(2, "timestamp", "time '00:00:04.000' is not written as 00:00:01,000 (a comma before three "
+                                    "digits)")]),
+    "tags": (srt((1.0, 3.0, "<i>Hello there.")), [(1, "tags", "<i> is not closed")]),
+    "name-split": (srt((1.0, 3.0, "We met with Karen", "Smith at the station.")),
+                   [(1, "name-split", "a name split between lines 1 and 2 ('Karen' / 'Smith')")]),
+    "number-split": (srt((1.0, 3.0, "It cost one hundred"), (3.6, 5.0, "fifty dollars.")),
+                     [(1, "number-split", "a number split between cue 1 and the next ('hundred' / 'fifty')")]),
+    "sync": (srt((1.0, 3.0, "Hello there.")), []),  # without the words' times: test_sync_against_the_words
 }
 
 
@@ -84,8 +97,11 @@ def test_each_rule_is_caught_alone(tmp_path, rule):
 def test_the_vtt_cues_are_read_as_shown(tmp_path):
     (tmp_path / "t.vtt").write_text(CLEAN_VTT, encoding="utf-8")
     cues = read_cues(str(tmp_path / "t.vtt"))
-    assert cues == [CheckedCue(1, 1.0, 3.0, ("Hello there, & welcome.",), ("Karen",)),
-                    CheckedCue(2, 4.0, 6.5, ("-Where are you going?", "-Home."), ("Karen", "Tom"))]
+    shown = [(c.number, c.start, c.end, c.lines, c.speakers) for c in cues]
+    assert shown == [(1, 1.0, 3.0, ("Hello there, & welcome.",), ("Karen",)),
+                     (2, 4.0, 6.5, ("-Where are you going?", "-Home."), ("Karen", "Tom"))]
+    assert cues[0].fmt == "vtt" and cues[0].head == ("intro", "00:01.000 --> 00:03.000 align:start")
+    assert cues[0].tokens == (("<v Karen><i>Hello", "there</i>,", "&amp;", "welcome."),)
     assert (cues[0].start_ms, cues[0].end_ms) == (1000, 3000)
 
 
@@ -114,7 +130,7 @@ def test_times_at_each_limit_pass_and_a_millisecond_past_fails(tmp_path):
     assert [rule for _, rule, _ in check(tmp_path, srt((1.0, 1.833, "Hi there."), (1.916, 8.917, "Hello again."),
                                                        (9.375, 12.0, "Bye now.")))] == ["too-short", "too-long", "gap",
                                                                                       "open-gap"]
-    assert check(tmp_path, srt((1.0, 3.0, "Hi there."), (3.459, 5.0, "Hello again."))) == []
+    assert check(tmp_path, srt((1.0, 3.0, "Hi there."), (3.501, 5.0, "Hello again."))) == []
 
 
 def test_reading_speed_at_its_limit_passes(tmp_path):
@@ -130,7 +146,7 @@ def test_reading_speed_at_its_limit_passes(tmp_path):
 
 def test_the_limits_come_from_the_style(tmp_path):
     text = srt((1.0, 3.0, "Hello there, friend."), (3.1, 5.0, "I am here.", "Where?"))
-    assert check(tmp_path, text) == [(2, "open-gap", "100 ms after cue 1: a gap of at most 11 frames (458 ms) is "
+    assert check(tmp_path, text) == [(2, "open-gap", "100 ms after cue 1: a gap of at most 12 frames (500 ms) is "
                                                      "closed to 2 (84 ms)")]
     assert check(tmp_path, text, fps=25, close_frames=2) == []
     assert check(tmp_path, text, gap_frames=3, fps=25) == [
@@ -161,14 +177,14 @@ def test_a_word_stands_alone_between_silences(tmp_path):
     assert [rule for _, rule, _ in one_word(1.499, 1.5)] == ["one-word"]
     assert one_word(1.5, 1.499) == [(2, "one-word", "a cue of one word ('Yes.') with 1499 ms after it (a word stands "
                                                     "alone between silences of 1.500 s or more)")]
-    assert [message for _, _, message in one_word(0.5, 0.5)] == [
-        "a cue of one word ('Yes.') with 500 ms before it and 500 ms after it (a word stands alone between silences "
+    assert [message for _, _, message in one_word(0.6, 0.6)] == [
+        "a cue of one word ('Yes.') with 600 ms before it and 600 ms after it (a word stands alone between silences "
         "of 1.500 s or more)"]
     assert check(tmp_path, srt((1.0, 2.0, "Yes."))) == []  # the file's start and end are silence
-    assert check(tmp_path, srt((1.0, 2.0, "- Yes!"), (2.5, 4.0, "Two words."))) == [
-        (1, "one-word", "a cue of one word ('Yes!') with 500 ms after it (a word stands alone between silences of "
+    assert check(tmp_path, srt((1.0, 2.0, "- Yes!"), (2.6, 4.0, "Two words."))) == [
+        (1, "one-word", "a cue of one word ('Yes!') with 600 ms after it (a word stands alone between silences of "
                         "1.500 s or more)")]
-    assert check(tmp_path, srt((1.0, 2.0, "Yes."), (2.5, 4.0, "...")), pause=1.0) == []  # marks are no word
+    assert check(tmp_path, srt((1.0, 2.0, "Yes."), (2.6, 4.0, "...")), pause=1.0) == []  # marks are no word
 
 
 def test_line_ends_name_their_fault_in_english_only(tmp_path):
@@ -178,7 +194,7 @@ def test_line_ends_name_their_fault_in_english_only(tmp_path):
                                      (2, "line-end", "line 1 ends with 'the' (article)")]
     path = str(tmp_path / "t.srt")
     assert violations(read_cues(path), SubtitleStyle(), language="fr") == []
-    assert check(tmp_path, srt((1.0, 3.0, "He said that he and,", "I will ..."))) == []
+    assert check(tmp_path, srt((1.0, 3.0, "He said that he and,", "I will."))) == []
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -274,7 +290,7 @@ def test_the_cue_builders_cues_pass(tmp_path, fmt):
     for start, end, word, speaker in builder_words():
         cues += builder.add(start, end, word, speaker)
     cues += builder.finish()
-    text = (VTT_HEADER if fmt == "vtt" else "") + "".join(format_cue(n, cue, fmt) for n, cue in enumerate(cues, 1))
+    text = FORMATS[fmt].header + "".join(FORMATS[fmt].cue(n, cue) for n, cue in enumerate(cues, 1))
     path = tmp_path / f"built.{fmt}"
     path.write_text(text, encoding="utf-8")
     checked = read_cues(str(path))
@@ -330,3 +346,42 @@ def test_the_script_refuses_a_bad_flag_in_one_line(tmp_path):
 @pytest.mark.parametrize("script", [SCRIPT, "utils/bench/subtitle_library.py"])
 def test_the_scripts_help_documents_every_flag(script):
     help_documents_every_flag(script)
+
+
+def test_form_rules_read_the_cue_as_written(tmp_path):
+    assert check(tmp_path, srt((1.0, 3.0, "<b>Hello</b> <i>there</i>."), (4.0, 6.0, "</i>Again <font color=red>so"))) \
+        == [(2, "tags", "</i> closes no <i>"), (2, "tags", "<font> is not closed")]
+    assert check(tmp_path, "WEBVTT\n\n00:01.000 --> 00:03.000\n<v Karen>Hello there.\n") == []  # a voice may stay open
+    assert check(tmp_path, srt((1.0, 3.0, "Hello there.")).replace("1\n", "one\n", 1)) == [
+        (1, "numbering", "cue number 'one' is no number")]
+    assert check(tmp_path, srt((1.0, 3.0, "Hello there."), (4.0, 6.0, "Again here.")).replace("2\n", "7\n", 1)) == [
+        (2, "numbering", "cue number 7 after 1 (SubRip numbers its cues 1, 2, 3 ...: 2)")]
+    with pytest.raises(InputError, match="expected a vtt timing line"):  # WebVTT's reader is strict itself
+        check(tmp_path, "WEBVTT\n\n00:00:01,000 --> 00:00:03.000\nHello there.\n", "t.vtt")
+    assert check(tmp_path, srt((1.0, 3.0, "Hello.")).replace(",000 -->", ",0 -->"))[0][1] == "timestamp"
+
+
+def test_split_names_and_numbers_need_no_mark_between(tmp_path):
+    assert check(tmp_path, srt((1.0, 3.0, "We met with Karen,", "Smith was there."))) == []
+    assert check(tmp_path, srt((1.0, 3.0, "It cost twenty,"), (3.6, 5.0, "five said the others."))) == []
+    assert [message for _, _, message in check(tmp_path, srt((1.0, 3.0, "It cost one hundred and"),
+                                                             (3.6, 5.0, "fifty dollars.")))] == [
+        "line 1 ends with 'and' (conjunction)", "a number split between cue 1 and the next ('hundred and' / 'fifty')"]
+    assert [rule for _, rule, _ in check(tmp_path, srt((1.0, 3.0, "It cost twenty", "five dollars.")))] == [
+        "number-split"]
+    assert check(tmp_path, srt((1.0, 3.0, "He had 25", "apples."))) == []  # a number before its noun: no split
+
+
+def test_sync_against_the_words(tmp_path):
+    path = tmp_path / "t.srt"
+    path.write_text(srt((1.0, 3.0, "Hello there."), (3.084, 4.0, "So,", "again."), (6.5, 8.0, "Bye now.")))
+    words = [("hello", 1.2, 1.5), ("there", 1.6, 2.0), ("so", 3.2, 3.4), ("again", 3.5, 3.9),
+             ("um", 4.0, 4.2), ("bye", 6.2, 6.5), ("now", 6.5, 6.9)]
+    speech = speech_of(read_cues(str(path)), words)
+    assert speech == [(1200, 2000), (3200, 3900), (6200, 6900)]
+    found = [(v.cue_number, v.message) for v in violations(read_cues(str(path)), SubtitleStyle(), speech=speech,
+                                                            rules=["sync"])]
+    assert found == [(1, "starts 0.200 s before its first word is said (at most 0.125 s: 3 frames)"),  # chained on
+                     (3, "starts 0.300 s after its first word is said (at most 0.125 s: 3 frames)"),
+                     (3, "ends 1.100 s after its last word (at most 0.500 s unless the minimum duration, the reading "
+                         "speed or a chained gap needs more)")]

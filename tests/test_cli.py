@@ -141,7 +141,7 @@ def test_a_long_file_shows_a_progress_bar_on_a_terminal_only(tmp_path):
     import struct
     import termios
 
-    from gector_punct.transcripts.command import PROGRESS_BYTES
+    from gector_punct.cli.predict import PROGRESS_BYTES
 
     source = tmp_path / "long.txt"
     line = "so i went to new york last tuesday and we saw a show did you\n"
@@ -189,7 +189,7 @@ def test_no_model_named_runs_the_best_for_files_and_the_fast_one_live(monkeypatc
 
 @pytest.mark.parametrize("stream", [False, True])
 def test_predict_py_asks_for_the_live_model_only_with_stream(stream, monkeypatch, tmp_path):
-    from gector_punct.transcripts import command
+    from gector_punct.cli import predict as command
     from gector_punct.prediction.loading import ModelLoadError
 
     asked = []

@@ -185,3 +185,36 @@ def test_a_large_vocabulary_is_exported_beside_the_graph_and_reads_as_on_torch(t
         assert np.allclose(probabilities[head.name], out[head.probs_key].numpy(), atol=1e-5)
     int8_tagger = OnnxTagger.load(str(tmp_path / "wide"), precision="int8")
     assert int8_tagger.meta["int8_check"]["words"] > 0
+
+
+@pytest.mark.parametrize("agreeing, precision", [(99, "int8"), (98, "float32")])
+def test_the_int8_graph_runs_only_where_99_of_100_check_words_agree(folder, monkeypatch, agreeing, precision):
+    monkeypatch.setattr(onnx_export, "label_agreement", lambda f32, i8, windows, contexts: (agreeing, 100))
+    assert OnnxTagger.load(folder).meta["precision"] == precision
+
+
+def test_a_weight_column_of_zeros_is_quantized_to_zeros_not_to_nan(tmp_path):
+    """A column whose weights are all 0 (a unit pruned, a padding row) has no scale of its own: 1, so that its
+    int8 weights are 0 and its products 0, where w / 0 would be NaN cast to int8."""
+    import warnings
+
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = np.array([[0.5, 0.0, -0.25], [1.0, 0.0, 0.75]], dtype=np.float32)
+    graph = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"], name="product")], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])],
+                              [numpy_helper.from_array(w, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 0 / 0 is NaN, and NaN cast to int8 is whatever the CPU makes of it
+        int8.quantize_products(model, ["product"])
+    q = next(numpy_helper.to_array(i) for i in model.graph.initializer if i.name == "w_int8")
+    scale = next(numpy_helper.to_array(i) for i in model.graph.initializer if i.name == "w_int8_scale")
+    assert np.isfinite(scale).all() and (q[:, 1] == 0).all() and np.abs(q).max() == int8.WEIGHT_MAX
+    onnx.save(model, str(tmp_path / "q.onnx"))
+    y = ort.InferenceSession(str(tmp_path / "q.onnx")).run(None, {"x": np.array([[1.0, 2.0]], dtype=np.float32)})[0]
+    assert y[0, 1] == 0.0 and np.allclose(y, np.array([[1.0, 2.0]]) @ w, atol=0.05)

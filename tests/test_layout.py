@@ -1,5 +1,5 @@
 """The package layout: the import layers of pyproject.toml's ``[tool.importlinter]`` contracts hold (scripts ->
-gector_punct_data -> gector_punct; inside gector_punct: service | training -> scoring -> prediction | dataset
+gector_punct_data -> gector_punct; inside gector_punct: service | training | cli -> scoring -> prediction | dataset
 -> engines -> model -> audio -> encoders -> text | options; prediction reads no training or scoring code,
 scikit-learn or tqdm; only the service imports web libraries), and what prediction loads at run time agrees."""
 import os
@@ -10,7 +10,7 @@ import sys
 from conftest import ROOT
 
 SUBPACKAGES = {"text", "encoders", "audio", "model", "engines", "dataset", "prediction", "options", "scoring",
-               "training", "service", "transcripts"}
+               "training", "service", "transcripts", "cli"}
 
 
 def test_the_import_contracts_hold():

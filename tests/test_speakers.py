@@ -1,6 +1,5 @@
 """Speakers of a diarised transcript (issue 58): each turn is restored as an utterance of its own, kept in
 JSON, one speaker a cue (or a dialogue cue), named in WebVTT voices, and a paragraph a turn in --format text."""
-import io
 import json
 import os
 import re
@@ -8,13 +7,13 @@ import re
 import pytest
 
 from test_cli import ROOT, run
+from test_timed_words import written_as
 
 from gector_punct import Punctuator
 from gector_punct.text.sentences import ends_sentence_after
 from gector_punct.text.tags import make_source
 from gector_punct.transcripts.restoring import restored_segments
 from gector_punct.transcripts.timed_words import read_segments
-from gector_punct.transcripts.writers import write_cues, write_json, write_text
 
 TURNS = [("SPEAKER_00", "hi tom thanks for calling which day works for you"),
          ("SPEAKER_01", "which would you prefer"),
@@ -81,9 +80,7 @@ def test_a_turn_runs_on_across_its_segments(default_en, transcript):
 
 
 def test_every_word_keeps_its_speaker_in_json(default_en, transcript):
-    out = io.StringIO()
-    write_json(default_en, transcript, "whisper", out)
-    document = json.loads(out.getvalue())
+    document = json.loads(written_as(default_en, transcript, "json")[0])
     original = diarised()
     for new, old in zip(document["segments"], original["segments"], strict=True):
         assert new["speaker"] == old["speaker"]
@@ -92,25 +89,24 @@ def test_every_word_keeps_its_speaker_in_json(default_en, transcript):
 
 
 def test_cues_hold_one_speaker_or_are_dialogue_cues_and_vtt_names_the_voices(default_en, transcript):
-    out = io.StringIO()
-    write_cues(default_en, transcript, "whisper", out, "vtt", names={"SPEAKER_00": "Karen", "SPEAKER_01": "Tom"})
-    cues = out.getvalue().split("\n\n")[1:-1]
-    for cue in cues:
+    vtt = written_as(default_en, transcript, "vtt", names={"SPEAKER_00": "Karen", "SPEAKER_01": "Tom"})[0]
+    for cue in vtt.split("\n\n")[1:-1]:
         lines = cue.splitlines()[1:]
-        voices = [re.match(r"<v ([^>]+)>", line).group(1) for line in lines]
-        if len(set(voices)) > 1:
-            assert len(lines) == 2 and all(re.match(r"<v [^>]+>-", line) for line in lines), cue
-    assert "<v Karen>" in out.getvalue() and "<v Tom>" in out.getvalue() and "SPEAKER_" not in out.getvalue()
+        voices = [found.group(1) for line in lines for found in [re.match(r"<v ([^>]+)>", line)] if found]
+        if len(set(voices)) > 1:  # a dialogue cue: one closed voice span a line
+            assert len(lines) == 2 and all(re.fullmatch(r"<v [^>]+>-.*</v>", line) for line in lines), cue
+        else:  # one voice: one span, opening the cue
+            assert len(voices) == 1 and lines[0].startswith("<v ") and "</v>" not in cue, cue
+    assert "<v Karen>" in vtt and "<v Tom>" in vtt and "SPEAKER_" not in vtt
 
 
 def test_text_is_a_labelled_paragraph_per_turn(default_en, tmp_path):
     path = tmp_path / "call.json"
     turns = [("SPEAKER_00", "hi tom thanks for calling"), ("SPEAKER_00", "which day works for you")] + TURNS[1:]
     path.write_text(json.dumps(diarised(turns, pause_inside=1)))  # a long pause after "calling."
-    out = io.StringIO()
-    words_in, paragraphs = write_text(default_en, str(path), "whisper", out, names={"SPEAKER_01": "Tom"},
-                                      timestamps=True)
-    text = out.getvalue().split("\n\n")
+    written, (words_in, paragraphs) = written_as(default_en, str(path), "text", names={"SPEAKER_01": "Tom"},
+                                                 timestamps=True)
+    text = written.split("\n\n")
     assert paragraphs == len(text) == 8  # seven turns, and a long pause after a sentence end inside the first
     assert text[0].startswith("[00:00:00] SPEAKER_00: Hi") and text[0].endswith("calling.")
     assert text[1].startswith("[00:00:05] Which day") and text[2].startswith("[00:00:07] Tom: Which would")

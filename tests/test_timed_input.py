@@ -8,16 +8,16 @@ import re
 import pytest
 
 from test_cli import run
-from test_timed_words import TALK, whisper_document
+from test_timed_words import TALK, whisper_document, written_as
 
 from gector_punct.prediction.streaming import caption_text
 from gector_punct.text.files import InputError
 from gector_punct.transcripts import timed_words
 from gector_punct.transcripts.json_reading import broken_json
 from gector_punct.transcripts.timed_json_writer import TimedJsonWriter
-from gector_punct.transcripts.timed_words import (Segment, TimedWord, check_transcript, read_segments, timed_layout,
-                                                  timed_shape)
-from gector_punct.transcripts.writers import _segment_text, write_json
+from gector_punct.transcripts.timed_words import Segment, TimedWord, check_transcript, read_segments
+from gector_punct.transcripts.transcript_sources import looks_like_json, timed_layout, timed_shape
+from gector_punct.transcripts.formats import segment_text
 
 
 def written(tmp_path, value, name: str = "t.json") -> str:
@@ -28,15 +28,13 @@ def written(tmp_path, value, name: str = "t.json") -> str:
 
 
 def restored(punctuator, path: str) -> tuple[str, tuple[int, int]]:
-    out = io.StringIO()
-    counts = write_json(punctuator, path, timed_shape(path), out)
-    return out.getvalue(), counts
+    return written_as(punctuator, path, "json")
 
 
 def as_read(path: str) -> str:
     """The transcript written back with each word as it was read (no restoration): the reader and writer alone."""
     shape, out, top = timed_shape(path), io.StringIO(), {}
-    writer = TimedJsonWriter(out, shape, path)
+    writer = TimedJsonWriter(out, shape, timed_layout(path, shape))
     for segment in read_segments(path, shape, top):
         writer.write(segment, [word.fields for word in segment.words],
                      None if segment.more else " ".join(word.text for word in segment.words))
@@ -310,7 +308,7 @@ def test_a_nan_is_named_in_every_layout(tmp_path, content, says):
     ("[ True ]", False),
 ])
 def test_json_is_told_from_text_that_opens_with_a_bracket(tmp_path, opening, is_json):
-    assert timed_words.looks_like_json(written(tmp_path, "\n " + opening + "\n")) is is_json
+    assert looks_like_json(written(tmp_path, "\n " + opening + "\n")) is is_json
 
 
 def test_json_of_another_shape_is_refused_and_text_is_not_json(tmp_path):
@@ -339,12 +337,12 @@ def test_a_segment_without_words_comes_back_as_it_was(tmp_path, random_editor):
 
 def test_a_segments_text_keeps_its_lead_and_a_wordless_one_its_own():
     word = TimedWord("so", 0.0, 0.1, {"word": "so"})
-    assert _segment_text(Segment({"text": " [music]"}), "") == " [music]"
-    assert _segment_text(Segment({"text": None}), "") == ""
-    assert _segment_text(Segment({"text": " so"}, [word]), "") == ""
-    assert _segment_text(Segment({"text": " so"}, [word]), "So.") == " So."
-    assert _segment_text(Segment({"text": "so"}, [word]), "So.") == "So."
-    assert _segment_text(Segment({}, [word]), "So.") == "So."
+    assert segment_text(Segment({"text": " [music]"}), "") == " [music]"
+    assert segment_text(Segment({"text": None}), "") == ""
+    assert segment_text(Segment({"text": " so"}, [word]), "") == ""
+    assert segment_text(Segment({"text": " so"}, [word]), "So.") == " So."
+    assert segment_text(Segment({"text": "so"}, [word]), "So.") == "So."
+    assert segment_text(Segment({}, [word]), "So.") == "So."
 
 
 # 7. Bounded memory: a long segment in parts, a run of silences as one
@@ -514,7 +512,7 @@ def test_silences_in_a_list_are_written_between_commas(tmp_path):
 def test_the_parts_of_a_segment_make_one_object_whatever_words_they_keep(tmp_path):
     path = written(tmp_path, {"segments": [], "word_segments": [], "note": "données"})
     out = io.StringIO()
-    writer = TimedJsonWriter(out, "whisper", path)
+    writer = TimedJsonWriter(out, "whisper", timed_layout(path, "whisper"))
     part = Segment({"text": " a b"}, more=True)
     for words in ([{"word": "a"}, {"word": "b"}], [], [{"word": "c"}]):
         writer.write(part, words, None)

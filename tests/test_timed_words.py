@@ -1,5 +1,6 @@
 """Word-timed transcripts in and out (issue 50): WhisperX / faster-whisper and Vosk JSON read word by word,
 written back in their shape with each word restored, or turned into subtitle cues within their limits."""
+import io
 import json
 import random
 import re
@@ -15,7 +16,10 @@ from gector_punct.transcripts.cues import CueBuilder
 from gector_punct.transcripts.restoring import LOOKAHEAD, STEP, restored_segments
 from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct.text.files import InputError
-from gector_punct.transcripts.timed_words import Segment, TimedWord, read_segments, timed_shape
+from gector_punct.transcripts.restored_transcript import transcript_language, write_transcript
+from gector_punct.transcripts.restoring import written_segments
+from gector_punct.transcripts.timed_words import Segment, TimedWord, read_segments
+from gector_punct.transcripts.transcript_sources import FileSource, timed_shape
 
 TALK = ("so we started the project in march and honestly it was hard at first the team was small "
         "we had no office and the budget was tiny but then in june things changed we got funding "
@@ -39,6 +43,15 @@ def whisper_document(words: list[str], per_segment: int = 9, pause_after: int | 
         segments.append({"start": start, "end": part[-1]["end"], "text": " " + " ".join(w["word"] for w in part),
                          "words": part})
     return {"segments": segments, "word_segments": timed, "language": "en"}
+
+
+def written_as(punctuator, path: str, fmt: str, **options) -> tuple[str, tuple[int, int]]:
+    """The transcript file ``path`` restored and written as ``fmt`` the way predict.py writes it (its output,
+    (words in, items out))."""
+    source, top, out = FileSource(path), {}, io.StringIO()
+    counts = write_transcript(fmt, written_segments(punctuator, read_segments(source, top=top)), source, top, out,
+                              language=transcript_language(source), **options)
+    return out.getvalue(), counts
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,11 @@ import sys
 from dataclasses import dataclass
 
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
+from gector_punct.text.files import InputError
+from gector_punct.transcripts.checked_cues import speech_of
 from gector_punct.transcripts.checker import RULES, read_cues, summary, violations
+from gector_punct.transcripts.timed_words import check_transcript, read_segments
+from gector_punct.transcripts.transcript_sources import timed_shape
 from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct_data.script import run_script
 
@@ -29,6 +33,19 @@ class CheckFlags(Settings):
                                "English; the word lists are English's, so no line-end word is a fault in another")
     rules: list[str] = flag(list(RULES), "the rules to check (several: --rules gap overlap)", choices=RULES,
                                   default_text="all")
+    words: str | None = flag(None, "the word-timed JSON transcript (WhisperX / faster-whisper or Vosk) the "
+                                   "subtitles were made from (one file checked): the sync rule reports cues that "
+                                   "start more than --sync_frames from their first word, or end later than "
+                                   "--linger after their last word without need")
+
+
+def transcript_words(path: str) -> list[tuple[str, float, float]]:
+    """The words of a word-timed transcript, each with its times; InputError naming what is wrong with it."""
+    shape = timed_shape(path)
+    if shape is None:
+        raise InputError(f"{path}: --words takes a word-timed JSON transcript (WhisperX / faster-whisper or Vosk)")
+    check_transcript(path, shape)
+    return [(w.text, w.start, w.end) for segment in read_segments(path, shape) for w in segment.words if w.text]
 
 
 def build_parser() -> FlagParser:
@@ -45,9 +62,12 @@ def main(argv=None) -> int:
     namespace = parser.parse_args(argv)
     flags, style = parser.settings(CheckFlags, namespace), parser.settings(SubtitleStyle, namespace)
     files = [(path, read_cues(path)) for path in namespace.files]  # a file that cannot be read stops all
+    if flags.words is not None and len(files) > 1:
+        parser.error("--words: the transcript of one subtitle file: give one FILE")
+    speech = speech_of(files[0][1], transcript_words(flags.words)) if flags.words is not None else None
     found = []
     for path, cues in files:
-        for violation in violations(cues, style, flags.language, flags.rules):
+        for violation in violations(cues, style, flags.language, flags.rules, speech):
             print(f"{path}:{violation.cue_number}: {violation.rule}: {violation.message}")
             found.append(violation)
     print(summary(sum(len(cues) for _, cues in files), found, len(files)), file=sys.stderr)

@@ -28,7 +28,7 @@ from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.files import error_text
 from gector_punct.text.numbers.english import NumbersUnavailable
-from gector_punct.text.numbers.spans import numbers_available
+from gector_punct.text.numbers.spans import file_language, numbers_available
 from gector_punct_data.script import run_script
 
 READERS = 2  # files read at a time (on this machine: reading is light next to the model)
@@ -128,14 +128,14 @@ def restored_rows(ray, args: RayCommand, names: list[str]):
 def main(argv=None) -> int:
     started = time.perf_counter()
     args = parse_args(argv)
-    try:
-        numbers_available(args.numbers)  # before Ray starts: the install it needs, in one line
-    except NumbersUnavailable as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
     names = input_names(args.input_dir)
     if not names:
         print(f"error: {args.input_dir} has no files to restore", file=sys.stderr)
+        return 2
+    try:  # before Ray starts: the install the first file's language needs, in one line
+        numbers_available(args.numbers, file_language(os.path.join(args.input_dir, names[0])))
+    except NumbersUnavailable as err:
+        print(f"error: {err}", file=sys.stderr)
         return 2
     try:
         os.makedirs(args.output_dir, exist_ok=True)

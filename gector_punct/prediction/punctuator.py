@@ -55,7 +55,7 @@ from gector_punct.prediction.restored import RestoredLine
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.existing import MODES, read_case, read_words
-from gector_punct.text.numbers.spans import numbers_available
+from gector_punct.text.numbers.spans import checked as checked_numbers
 from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
 from gector_punct.text.typography import checked, typeset
 from gector_punct.text.tasks import parse_tasks, switch_states
@@ -88,7 +88,7 @@ class Punctuator:
                  numbers: str = DEFAULTS.numbers, rules: tuple | None = None):
         self.models, self.case_forms = models, case_forms
         self.typography, self.rules = checked(typography), rules  # rules: decode_lines' (None: LINE_RULES)
-        self.numbers = numbers_available(numbers)
+        self.numbers = checked_numbers(numbers)  # its lines' language unknown: an English one without nemo stays
         self.calibration, self.review_share = calibration or Calibration.uncalibrated(), review_share
         self._set_reading(tasks, existing, fragments)
         self.decode_config = decode or models[0].config.decode
@@ -131,7 +131,7 @@ class Punctuator:
         with those settings would."""
         view = copy.copy(self)
         view._set_reading(tasks, existing, fragments)
-        view.numbers = self.numbers if numbers is None else numbers_available(numbers)
+        view.numbers = self.numbers if numbers is None else checked_numbers(numbers)
         return view
 
     @classmethod

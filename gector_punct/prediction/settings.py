@@ -15,6 +15,7 @@ from gector_punct.engines.choice import DEFAULT_ENGINE, ENGINE_HELP, ENGINES
 from gector_punct.model.config import ENGINE_PRECISIONS
 from gector_punct.options.flags import Settings, flag
 from gector_punct.prediction.chunks import DEFAULT_CHUNK_WORDS
+from gector_punct.prediction.shipped import WHICH_MODEL
 from gector_punct.text.existing import MODES
 from gector_punct.text.numbers.spans import NUMBERS, NUMBERS_HELP
 from gector_punct.text.tasks import DEFAULT_TASKS, format_tasks, parse_tasks
@@ -30,7 +31,7 @@ class PredictionSettings(Settings):
         None, "model folder(s) or shipped model name(s) (default_en, accurate_en, ensemble_en, switch_en, "
               "multilingual, audio_en); several = an ensemble averaging per-word probabilities, as an ensemble "
               "folder (ensemble_en) stores one",
-        default_text="the shipped model for --tasks: switch_en when disf is asked, else default_en")
+        default_text=WHICH_MODEL)
     vocab_path: str | None = flag(None, "vocabulary folder overriding the model's own", default_text=THE_MODELS)
     engine: str = flag(DEFAULT_ENGINE, ENGINE_HELP, choices=ENGINES)
     precision: str | None = flag(None, "the onnx engine's precision: float32, int8 (dynamic int8 weights in the "

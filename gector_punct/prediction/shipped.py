@@ -25,6 +25,9 @@ BEST_MODEL = os.path.join(MODELS, "ensemble_en")  # English, the best restoratio
 FAST_MODEL = os.path.join(MODELS, "default_en")  # English, fast: live words, and where the ensemble cannot run
 SWITCHING_MODEL = os.path.join(MODELS, "switch_en")  # with switching tokens: disfluency deletion too
 MULTILINGUAL_MODEL = os.path.join(MODELS, "multilingual")  # zh, fr, de, es, it and en
+WHICH_MODEL = ("the shipped model for --tasks: switch_en when disf is asked; else ensemble_en for files (default_en "
+               "where its second encoder is not installed: requirements-accurate.txt) and default_en for --stream "
+               "and the service")  # shipped_model, said in --help
 
 
 def shipped_names() -> list[str]:

@@ -66,6 +66,12 @@ THANKING = THANKS | {"thank"}
 OTHER_ONE_WORD_QUESTIONS = frozenset("""perché come cosa quando dove chi davvero pourquoi comment quoi quand où qui
 vraiment qué cómo cuándo dónde quién verdad warum wie was wann wo wer wirklich""".split())
 # A voice assistant's name is said with its greeting as one wake phrase: "Hey Siri", "OK Google".
+# A listener's tokens of attention or assent, said over or between another speaker's words: statements, never
+# questions, whatever a one-word line's mark would be (``Right.``, ``Mm-hmm.``, not ``Right?``).
+BACKCHANNELS = frozenset("""mm-hmm mhm mm hmm uh-huh huh-uh yeah yes yep yup ya right okay ok alright sure exactly
+true wow oh ah aha cool nice great totally absolutely definitely correct indeed gotcha no nope""".split())
+BACKCHANNEL_PHRASES = frozenset({("uh", "huh"), ("i", "see"), ("got", "it"), ("of", "course"), ("all", "right"),
+                                 ("oh", "wow"), ("oh", "okay"), ("oh", "yeah"), ("yeah", "yeah")})
 WAKE_WORDS = frozenset("siri alexa google cortana bixby".split())
 # Words and phrases that open a subordinate clause: a sentence of one such clause is no sentence of its own.
 SUBORDINATORS = frozenset("before after when whenever while if unless until once although though".split())

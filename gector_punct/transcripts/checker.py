@@ -14,118 +14,46 @@ second, ``style.reading_chars``), ``too-short`` / ``too-long`` (shown less than 
 ``max_duration``), ``gap`` (less than ``gap_frames`` frames at ``fps`` after the cue before), ``open-gap``
 (more than that but at most ``close_frames``: it should have been closed), ``overlap`` (a cue starting before
 the one before ends, or ending before it starts), ``line-end`` (a line ending with a word that
-``line_breaks.line_end_fault`` names), ``one-word`` (a cue of one word without ``pause - linger`` seconds of
-silence on each side, the file's start and end counting as silence), ``dialogue`` (a cue whose lines open
-with ``-`` has each line so and at most two; a cue of two voices is such a cue, one line a voice).
+``line_breaks.line_end_fault`` names: an article, an auxiliary, a subject pronoun before its verb ...),
+``one-word`` (a cue of one word without ``pause - linger`` seconds of silence on each side, the file's start
+and end counting as silence), ``dialogue`` (a cue whose lines open with ``-`` has each line so and at most two;
+a cue of two voices is such a cue, one line a voice). On the cue as written: ``empty`` (no text),
+``numbering`` (SubRip's cue numbers 1, 2, 3 ... in order, none twice), ``timestamp`` (SubRip's
+``00:00:01,000``, WebVTT's ``00:00:01.000``), ``tags`` (a paired tag, ``<i>``, ``<b>`` ..., closed in the cue
+that opens it; a voice may stay open); on its words: ``name-split`` (two capitalised words of a name on two
+lines), ``number-split`` (a number's words on two lines or cues: ``one hundred and`` / ``fifty``). With the
+words' times (``speech``): ``sync`` (an in-time more than ``sync_frames`` from its first word's start; an
+out-time more than ``linger`` after its last word's end that neither the minimum duration, the reading speed
+nor a chained gap needs).
 
 Times are compared in whole milliseconds, as the files hold them, against the style's ``*_ms`` limits, which
 round each limit the way the cue builder (``cues.CueBuilder``) does: a cue exactly at a limit passes.
 """
 from __future__ import annotations
 
-import html
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass
 
-from gector_punct.text.files import InputError, check_input_file, excerpt, read_lines
-from gector_punct.text.units import split_units
-from gector_punct.transcripts.line_breaks import line_end_fault
+from gector_punct.text.units import split_edges, split_units
+from gector_punct.transcripts.checked_cues import CheckedCue, read_cues, timing_ms  # noqa: F401 (the checker's input)
+from gector_punct.transcripts.line_breaks import is_name, is_number, line_end_fault
 from gector_punct.transcripts.style import SubtitleStyle, reading_chars
-from gector_punct.transcripts.subtitles import MARKUP, read_subtitles, subtitle_format_of
 
 RULES = ("line-width", "lines", "reading-speed", "too-short", "too-long", "gap", "open-gap", "overlap",
-         "line-end", "one-word", "dialogue")
+         "line-end", "one-word", "dialogue", "empty", "numbering", "timestamp", "tags", "name-split", "number-split",
+         "sync")
 DIALOGUE_LINES = 2  # a dialogue cue: two speakers, a line each
-_TIME = r"(?:(\d+):)?(\d{1,2}):(\d{2})[,.](\d{1,3})"
-_TIMING = re.compile(rf"\s*{_TIME}\s*-->\s*{_TIME}")
-_VOICE = re.compile(r"<v(?:\.[^\s>]*)?\s+([^>]*)>|</v>")  # a voice opened (its name) or closed (None)
-
-
-@dataclass(frozen=True)
-class CheckedCue:
-    number: int
-    start: float  # seconds, whole milliseconds
-    end: float
-    lines: tuple[str, ...]  # as shown: markup removed
-    speakers: tuple[str | None, ...]  # per line
-
-    @property
-    def start_ms(self) -> int:
-        return round(self.start * 1000)
-
-    @property
-    def end_ms(self) -> int:
-        return round(self.end * 1000)
-
-
+TIMESTAMPS = {"srt": re.compile(r"\d{2}:\d{2}:\d{2},\d{3}$"), "vtt": re.compile(r"(\d{2,}:)?\d{2}:\d{2}\.\d{3}$")}
+TIMESTAMP_FORMS = {"srt": "00:00:01,000 (a comma before three digits)", "vtt": "00:00:01.000 (a period before three digits)"}
+_TAG = re.compile(r"<(/?)([A-Za-z]+)[^>]*>")  # a tag opened or closed: <i>, </i>, <font color=...>
+PAIRED_TAGS = frozenset("i b u s c lang ruby rt font".split())  # each opened in a cue is closed in it (not <v>)
 @dataclass(frozen=True)
 class Violation:
     cue_number: int
     rule: str
     message: str
-
-
-def timing_ms(line: str) -> tuple[int, int] | None:
-    """A timing line's start and end in milliseconds (``00:01:02,500 --> 00:01:04,000``; WebVTT's hours may
-    be left out, its cue settings after the times are ignored); None where it is no timing line, or a minute
-    or a second is 60 or more. Fewer than three digits after the comma are a fraction (``,5``: 500 ms)."""
-    found = _TIMING.match(line)
-    if found is None:
-        return None
-    times = []
-    for hours, minutes, seconds, fraction in (found.groups()[:4], found.groups()[4:]):
-        if int(minutes) > 59 or int(seconds) > 59:
-            return None
-        times.append((int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds)) * 1000
-                     + int(fraction.ljust(3, "0")))
-    return times[0], times[1]
-
-
-def read_cues(path: str) -> list[CheckedCue]:
-    check_input_file(path)
-    found = subtitle_format_of(path)
-    if found is None:
-        raise InputError(_not_subtitles(path))
-    cues = []
-    for block in read_subtitles(path, found[0]).blocks:
-        if not block.is_cue:
-            continue
-        timing = block.head[-1]
-        times = timing_ms(timing)
-        if times is None:
-            raise InputError(f"{path}:{_line_number(path, timing)}: a bad timing line "
-                             f"{excerpt(timing)} (a minute or a second past 59)")
-        shown = [MARKUP.sub("", " ".join(tokens)) for tokens in block.lines]
-        lines = tuple(" ".join(html.unescape(text).split()) for text in shown)
-        cues.append(CheckedCue(len(cues) + 1, times[0] / 1000, times[1] / 1000, lines, _speakers(block.lines)))
-    return cues
-
-
-def _not_subtitles(path: str) -> str:
-    """Why ``path`` is read as no subtitle file, naming its first line with text."""
-    for number, text in read_lines(path):
-        if text.strip():
-            return (f"{path}:{number}: not a SubRip or WebVTT file (no WEBVTT header, no timing line such as "
-                    f"'00:00:01,000 --> 00:00:02,000' among its first lines): {excerpt(text.strip())}")
-    return f"{path}:1: no subtitles (an empty file)"
-
-
-def _line_number(path: str, timing: str) -> int:
-    """The line of the file that holds the first bad timing line (the cues before have none like it)."""
-    return next(number for number, text in read_lines(path) if text.rstrip() == timing)
-
-
-def _speakers(lines: list[list[str]]) -> tuple[str | None, ...]:
-    """Each line's voice: the first one it opens, else the one still open from the line before."""
-    speakers, voice = [], None
-    for tokens in lines:
-        tags = [tag.group(1) and tag.group(1).strip() for token in tokens for tag in _VOICE.finditer(token)]
-        opened = [tag for tag in tags if tag is not None]
-        speakers.append(opened[0] if opened else voice)
-        voice = tags[-1] if tags else voice
-    return tuple(speakers)
 
 
 @dataclass(frozen=True)
@@ -136,6 +64,7 @@ class _Place:
     after: CheckedCue | None
     style: SubtitleStyle
     language: str | None
+    speech: tuple[int | None, int | None] | None = None  # when its first word is said and its last ends (ms)
 
     @property
     def shown_ms(self) -> int:
@@ -248,20 +177,115 @@ def _dialogue(p: _Place) -> list[str]:
     return []
 
 
+def _empty(p: _Place) -> list[str]:
+    return [] if any(line.strip() for line in p.cue.lines) else ["no text"]
+
+
+def _numbering(p: _Place) -> list[str]:
+    """SubRip's cue numbers: 1 first, then each one more than the one before."""
+    if p.cue.fmt != "srt" or len(p.cue.head) < 2:
+        return []
+    written = p.cue.head[0].strip()
+    before = p.before.head[0].strip() if p.before is not None and len(p.before.head) > 1 else "0"
+    expected = int(before) + 1 if before.isdigit() else None
+    if not written.isdigit():
+        return [f"cue number {written!r} is no number"]
+    if expected is not None and int(written) != expected:
+        return [f"cue number {written} after {before} (SubRip numbers its cues 1, 2, 3 ...: {expected})"]
+    return []
+
+
+def _timestamp(p: _Place) -> list[str]:
+    if not p.cue.head:
+        return []
+    times = [part.split()[0] if part.split() else "" for part in p.cue.head[-1].split("-->")[:2]]
+    wrong = [time for time in times if not TIMESTAMPS[p.cue.fmt].match(time)]
+    return [f"time {time!r} is not written as {TIMESTAMP_FORMS[p.cue.fmt]}" for time in wrong]
+
+
+def _tags(p: _Place) -> list[str]:
+    """Each paired tag opened in a cue is closed in it, after it was opened."""
+    open_tags, out = [], []
+    for tag in (m for tokens in p.cue.tokens for token in tokens for m in _TAG.finditer(token)):
+        closing, name = tag.group(1) == "/", tag.group(2).lower()
+        if name not in PAIRED_TAGS:
+            continue
+        if not closing:
+            open_tags.append(name)
+        elif name in open_tags:
+            open_tags.reverse()
+            open_tags.remove(name)
+            open_tags.reverse()
+        else:
+            out.append(f"</{name}> closes no <{name}>")
+    return out + [f"<{name}> is not closed" for name in open_tags]
+
+
+def _splits(p: _Place):
+    """The places the cue's text breaks with no mark (between its lines, and before the next cue): (what, the
+    words before, the first word after)."""
+    lines = [_words(line) for line in p.cue.lines]
+    for n, words in enumerate(lines[:-1], 1):
+        if words and lines[n] and not split_edges(words[-1])[2]:
+            yield f"lines {n} and {n + 1}", words, lines[n][0]
+    following = _words(p.after.lines[0]) if p.after is not None and p.after.lines else []
+    if lines and lines[-1] and following and not split_edges(lines[-1][-1])[2]:
+        yield f"cue {p.cue.number} and the next", lines[-1], following[0]
+
+
+def _name_split(p: _Place) -> list[str]:
+    return [f"a name split between {where} ({words[-1]!r} / {after!r})" for where, words, after in _splits(p)
+            if where.startswith("lines") and is_name(words[-1]) and is_name(after)]
+
+
+def _number_split(p: _Place) -> list[str]:
+    out = []
+    for where, words, after in _splits(p):
+        left = words[-1] if is_number(words[-1]) else None
+        if words[-1].lower() == "and" and len(words) > 1 and is_number(words[-2]):
+            left = f"{words[-2]} and"  # one hundred and / fifty
+        if left is not None and is_number(after):
+            out.append(f"a number split between {where} ({left!r} / {after!r})")
+    return out
+
+
+def _sync(p: _Place) -> list[str]:
+    """Against the words' times (``--words``): the in-time within ``sync_ms`` of the first word's start; the
+    out-time at most ``linger`` after the last word's end, unless the minimum duration or the reading speed
+    needs more or the cue is chained to the next."""
+    if p.speech is None:
+        return []
+    style, (said, ended), out = p.style, p.speech, []
+    if said is not None and abs(p.cue.start_ms - said) > style.sync_ms:
+        side = "before" if p.cue.start_ms < said else "after"
+        out.append(f"starts {_seconds(abs(p.cue.start_ms - said))} {side} its first word is said (at most "
+                   f"{_seconds(style.sync_ms)}: {style.sync_frames} frames)")
+    needed = max(style.min_ms, style.reading_ms(reading_chars(p.cue.lines)))
+    if ended is not None and p.cue.end_ms - ended > style.linger_ms and p.shown_ms > needed \
+            and p.gap_after > style.gap_ms:
+        out.append(f"ends {_seconds(p.cue.end_ms - ended)} after its last word (at most {_seconds(style.linger_ms)} "
+                   "unless the minimum duration, the reading speed or a chained gap needs more)")
+    return out
+
+
 CHECKS = dict(zip(RULES, (_line_width, _line_count, _reading_speed, _too_short, _too_long, _gap, _open_gap,
-                          _overlap, _line_end, _one_word, _dialogue)))
+                          _overlap, _line_end, _one_word, _dialogue, _empty, _numbering, _timestamp, _tags,
+                          _name_split, _number_split, _sync)))
 
 
-def violations(cues: list[CheckedCue], style: SubtitleStyle = SubtitleStyle(), language: str | None = "en",
-               rules=RULES) -> list[Violation]:
+def violations(cues: list[CheckedCue], style: SubtitleStyle | None = None, language: str | None = "en",
+               rules=RULES, speech: list | None = None) -> list[Violation]:
     """Every fault of ``cues`` against ``style`` under the ``rules`` named (all of ``RULES`` by default);
-    ``language``: whose line-end words are faults (``line_breaks.line_end_fault``: English's)."""
+    ``language``: whose line-end words are faults (``line_breaks.line_end_fault``: English's); ``speech``
+    (``checked_cues.speech_of``): per cue, when its words are said, for ``sync``."""
+    style = style or SubtitleStyle()
     unknown = set(rules) - set(RULES)
     if unknown:
         raise ValueError(f"unknown rules {', '.join(sorted(unknown))} (the rules: {', '.join(RULES)})")
     out = []
     for k, cue in enumerate(cues):
-        place = _Place(cue, cues[k - 1] if k else None, cues[k + 1] if k + 1 < len(cues) else None, style, language)
+        place = _Place(cue, cues[k - 1] if k else None, cues[k + 1] if k + 1 < len(cues) else None, style, language,
+                       speech[k] if speech is not None else None)
         out.extend(Violation(cue.number, rule, message)
                    for rule in RULES if rule in rules for message in CHECKS[rule](place))
     return out

@@ -26,14 +26,17 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from gector_punct.transcripts.speech_times import SteadyTimes
 from gector_punct.transcripts.line_breaks import BEFORE_LINK, CLAUSE, NEVER, PLAIN, SENTENCE, break_cost
 from gector_punct.transcripts.style import SubtitleStyle, reading_chars
 from gector_punct.prediction.streaming import caption_text
 
 BLOCK, TAIL = 300, 80  # words held at most between silences; words left to choose again after a commit
 END_COST = {SENTENCE: 0, CLAUSE: 3, BEFORE_LINK: 6, PLAIN: 8, NEVER: 40}  # a cue ending at a break of this cost
-ONE_WORD, DIALOGUE, SHORT, CUE = 10, 4, 6, 1  # a one-word cue; two speakers in one; too short to read; each cue
+ONE_WORD, DIALOGUE, SHORT, CUE = 10, 4, 10, 1  # a one-word cue; two speakers in one; too short to read; each cue
 HANGING = 3  # a cue that ends a sentence, then starts one it does not end
+TORN_DIALOGUE = 20  # a dialogue cue whose first line is the end of a sentence begun in the cue before
+LEFT_OUT = 8  # a backchannel left out of the subtitles: better than a one-word cue, worse than a dialogue line
 TOP_HEAVY = 0.5  # a top line longer than the one below (lines as even as they can be, else bottom-heavy)
 
 
@@ -52,6 +55,7 @@ class _Word:
     text: str
     speaker: str | None
     space: bool  # a space before it after the word before on a line, as the transcript's text writes it
+    optional: bool = False  # a backchannel: shown where it costs less than LEFT_OUT, else left out
 
 
 @dataclass(frozen=True)
@@ -64,28 +68,34 @@ class _Span:
 
 
 class CueBuilder:
-    def __init__(self, style: SubtitleStyle = SubtitleStyle(), language: str | None = "en"):
-        self.style, self.language = style, language
+    def __init__(self, style: SubtitleStyle | None = None, language: str | None = "en"):
+        self.style, self.language = style or SubtitleStyle(), language
+        self.times = SteadyTimes()  # the words' times made steady (speech_times), a word behind
         self.block: list[_Word] = []  # the words since the last silence that are in no cue yet
         self.spans: list[_Span] = []  # chosen cues waiting for the next one's start (their timing needs it)
         self.latest = (0, 0)  # the newest word's start and the latest end so far (ms)
         self.shown_until: int | None = None  # the end of the last cue given out
 
-    def add(self, start: float, end: float, text: str, speaker: str | None = None) -> list[Cue]:
-        begin = max(_ms(start), self.latest[0])
-        word_end = max(_ms(end), begin)
-        if self.block and begin - self.latest[1] >= self.style.pause_ms:
-            self._choose()
-        space = caption_text([text], self.block[-1].text).startswith(" ") if self.block else False
-        self.block.append(_Word(begin, word_end, text, speaker, space))
-        self.latest = (begin, max(self.latest[1], word_end))
-        if len(self.block) >= BLOCK:
-            self._choose(upto=len(self.block) - TAIL)
+    def add(self, start: float, end: float, text: str, speaker: str | None = None, optional: bool = False
+            ) -> list[Cue]:
+        for begin, word_end, item in self.times.push(_ms(start), _ms(end), text, (text, speaker, optional), speaker):
+            self._add(begin, word_end, *item)
         return self._timed(final=False)
 
     def finish(self) -> list[Cue]:
+        for begin, word_end, item in self.times.finish():
+            self._add(begin, word_end, *item)
         self._choose()
         return self._timed(final=True)
+
+    def _add(self, begin: int, word_end: int, text: str, speaker: str | None, optional: bool) -> None:
+        if self.block and begin - self.latest[1] >= self.style.pause_ms:
+            self._choose()
+        space = caption_text([text], self.block[-1].text).startswith(" ") if self.block else False
+        self.block.append(_Word(begin, word_end, text, speaker, space, optional))
+        self.latest = (begin, max(self.latest[1], word_end))
+        if len(self.block) >= BLOCK:
+            self._choose(upto=len(self.block) - TAIL)
 
     def _choose(self, upto: int | None = None) -> None:
         """Cues for the block's words: all of them, or (``upto``) those of the chosen cues that end by word
@@ -95,7 +105,8 @@ class CueBuilder:
             if upto is not None and j > upto:
                 break
             words = self.block[i:j]
-            self.spans.append(_Span(words[0].start, max(w.end for w in words), lines, speakers))
+            if lines is not None:  # (None: a backchannel left out)
+                self.spans.append(_Span(words[0].start, max(w.end for w in words), lines, speakers))
             taken = j
         del self.block[:taken]
 
@@ -116,14 +127,21 @@ class CueBuilder:
         return out
 
     def _time(self, span: _Span, following: int | None) -> Cue:
+        """A chosen cue's times: from its first word (later only while the cue before shows, which ends
+        ``sync_ms`` into this one's speech at the latest) to its last word's end and the linger after it, longer
+        where the minimum duration or the reading speed need it, shorter where the next cue's speech starts; chained to the next over a short gap; at most ``max_ms``."""
         style = self.style
         start = span.start if self.shown_until is None else max(span.start, self.shown_until + style.gap_ms)
-        end = max(span.end, start + max(style.min_ms, style.reading_ms(reading_chars(span.lines))))
-        limit = None if following is None else following - style.gap_ms
-        end = max(end, span.end + style.linger_ms if limit is None else min(span.end + style.linger_ms, limit))
-        if limit is not None and 0 < limit - end <= style.close_ms - style.gap_ms:
-            end = limit  # a short gap closed: the next cue follows at once
-        end = min(end, start + style.max_ms)
+        spoken = span.end + style.linger_ms  # the out-time, unless the next cue, the minimum or chaining move it
+        need = start + max(style.min_ms, style.reading_ms(reading_chars(span.lines)))
+        if following is None:
+            end = max(spoken, need)
+        else:
+            soft = following - style.gap_ms  # the next cue at its speech
+            end = max(min(spoken, soft), min(need, soft + style.sync_ms))
+            if 0 < soft - end <= style.close_ms - style.gap_ms:
+                end = soft  # a short gap closed: the next cue follows at once
+        end = max(min(end, start + style.max_ms), start + 1)
         self.shown_until = end
         return Cue(start / 1000, end / 1000, span.lines, span.speakers)
 
@@ -134,10 +152,10 @@ def _ms(seconds: float) -> int:
 
 def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None):
     """The block's words cut into cues with the fewest faults (a shortest path over the places a cue may
-    end): per cue (first word, end, lines, speakers)."""
+    end): per cue (first word, end, lines, speakers); lines None for a backchannel left out (``optional``
+    words: shown as a dialogue line or a cue of their own only where that costs less than ``LEFT_OUT``)."""
     n, fit = len(words), _Fit(words, style, language)
-    room, gap, longest, linger = style.max_lines * (style.line_chars + 1), style.gap_ms, style.max_ms, style.linger_ms
-    shortest, cps, close = style.min_ms, style.max_cps / 1000, style.close_ms - style.gap_ms
+    room, longest = style.max_lines * (style.line_chars + 1), style.max_ms
     cost: list[float] = [0.0] + [float("inf")] * n
     back: list[tuple] = [()] * (n + 1)
     for j in range(1, n + 1):
@@ -152,21 +170,46 @@ def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None):
             found = fit.layout(i, j, changes)
             if found is None:
                 continue
-            fault, bounds, chars = found
-            fault += CUE + end_cost + (ONE_WORD if j - i == 1 and n > 1 else 0)
-            fault += HANGING if end_cost and fit.sentences[j - 1] > fit.sentences[i] else 0
-            shown = (words[j].start - gap if j < n else span_end + linger) - words[i].start
-            fault += SHORT if shown < shortest or shown * cps < chars else 0
-            fault += SHORT if j < n and 0 < shown - longest <= close else 0  # a gap the 7 s cap leaves open
+            fault = found[0] + end_cost + _timing_fault(words, fit, style, i, j, span_end, found[2])
+            if changes and 0 < i and words[i - 1].speaker == words[i].speaker and fit.breaks[i] != SENTENCE:
+                fault += TORN_DIALOGUE  # a dialogue line that goes on with a sentence of the cue before
             if cost[i] + fault < cost[j]:
-                cost[j], back[j] = cost[i] + fault, (i, bounds, bool(changes))
+                cost[j], back[j] = cost[i] + fault, (i, found[1], bool(changes))
+        first = j
+        while first > 0 and words[first - 1].optional and words[first - 1].speaker == words[j - 1].speaker:
+            first -= 1
+        if first < j and (j == n or not words[j].optional) and cost[first] + LEFT_OUT < cost[j]:
+            cost[j], back[j] = cost[first] + LEFT_OUT, (first, None, False)
     cuts, j = [], n
     while j > 0:
         i, bounds, dialogue = back[j]
-        lines = tuple(("-" if dialogue else "") + fit.text(a, b) for a, b in zip(bounds, bounds[1:]))
-        cuts.append((i, j, lines, tuple(words[a].speaker for a in bounds[:-1])))
+        lines = None if bounds is None else \
+            tuple(("-" if dialogue else "") + fit.text(a, b) for a, b in zip(bounds, bounds[1:]))
+        cuts.append((i, j, lines, None if bounds is None else tuple(words[a].speaker for a in bounds[:-1])))
         j = i
     return cuts[::-1]
+
+
+def _timing_fault(words: list[_Word], fit: _Fit, style: SubtitleStyle, i: int, j: int, span_end: int,
+                  chars: int) -> float:
+    """The faults of the words ``i`` to ``j`` as one cue besides its layout: each cue's, a one-word cue's, a
+    sentence started and not ended, too short to read (as ``CueBuilder._time`` would time it), a gap the
+    longest cue leaves open."""
+    n = len(words)
+    fault = CUE + (ONE_WORD if j - i == 1 and n > 1 else 0)
+    ends_badly = j < n and words[j].speaker == words[j - 1].speaker and fit.breaks[j] != SENTENCE
+    fault += HANGING if ends_badly and fit.sentences[j - 1] > fit.sentences[i] else 0
+    reach = span_end + style.linger_ms  # the cue's out-time as _time sets it, chained or cut at the next cue
+    if j < n:
+        soft = words[j].start - style.gap_ms
+        reach = soft if soft - reach <= style.close_ms - style.gap_ms else min(reach, soft)
+        most = soft + style.sync_ms - words[i].start  # the longest the minimum duration may hold it
+    else:
+        most = reach - words[i].start
+    shown = reach - words[i].start
+    fault += SHORT if most < style.min_ms or shown * style.max_cps / 1000 < chars else 0
+    fault += SHORT if j < n and 0 < shown - style.max_ms <= style.close_ms - style.gap_ms else 0  # left open by the cap
+    return fault
 
 
 class _Fit:

@@ -1,19 +1,23 @@
 """JSON as ijson parses it, for the word-timed transcript reader (``timed_words``): what does not depend on a
 transcript's shape.
 
-``open_json(path)``: the file opened for ijson, past a UTF-8 byte-order mark. ``broken_json(path, err, named)``:
-why a file ijson refused is not JSON, ``PATH:LINE: not valid JSON (why)`` (the file read whole: only on an
-error's way out), or ``named``'s message for a value the transcript cannot take (a time of NaN).
-``scout(path, prefix, words, part, why)``: a second parse of the file, for each object at ``prefix`` what its
-first parts need from further on: its ``start``, ``end``, ``speaker`` and the first word start at or after each
-multiple of ``part``. ``TopFields``: a document's top-level fields built from parse events.
+``open_json(path)``: the file opened for ijson, past a UTF-8 byte-order mark; ``file_events(path)``: its parse
+events; ``value_events(value)``: the same events for a value in memory (what ijson gives for its ``json.dumps``),
+so that one reader reads both. ``broken_json(path, err, named)``: why a file ijson refused is not JSON,
+``PATH:LINE: not valid JSON (why)`` (the file read whole: only on an error's way out), or ``named``'s message for
+a value the transcript cannot take (a time of NaN). ``scout(events, prefix, words, part, why)``: a second parse
+(``events()`` opens it), for each object at ``prefix`` what its first parts need from further on: its ``start``,
+``end``, ``speaker`` and the first word start at or after each multiple of ``part``. ``TopFields``: a document's
+top-level fields built from parse events.
 """
 from __future__ import annotations
 
 import codecs
+import contextlib
 import json
 import re
 from collections.abc import Callable, Iterator
+from typing import ContextManager
 
 import ijson
 
@@ -29,6 +33,38 @@ def open_json(path: str):
     if f.read(3) != codecs.BOM_UTF8:
         f.seek(0)
     return f
+
+
+@contextlib.contextmanager
+def file_events(path: str) -> Iterator[Iterator[tuple[str, str, object]]]:
+    """ijson's parse events of the file (every top-level value: a Vosk file holds one per line), numbers as
+    int or float; the file closed on leaving."""
+    with open_json(path) as f:
+        yield ijson.parse(f, multiple_values=True, use_float=True)
+
+
+def value_events(value, prefix: str = "") -> Iterator[tuple[str, str, object]]:
+    """The parse events ijson gives for ``json.dumps(value)`` (``use_float``): a dict's keys as JSON writes them
+    (``1`` as ``"1"``), a tuple as a list; TypeError for a value JSON cannot hold."""
+    if isinstance(value, dict):
+        yield prefix, "start_map", None
+        for key, item in value.items():
+            key = key if isinstance(key, str) else json.dumps(key)
+            yield prefix, "map_key", key
+            yield from value_events(item, f"{prefix}.{key}" if prefix else key)
+        yield prefix, "end_map", None
+    elif isinstance(value, (list, tuple)):
+        yield prefix, "start_array", None
+        inside = f"{prefix}.item" if prefix else "item"
+        for item in value:
+            yield from value_events(item, inside)
+        yield prefix, "end_array", None
+    elif value is None or isinstance(value, (bool, int, float, str)):
+        kind = ("null" if value is None else "boolean" if isinstance(value, bool) else
+                "string" if isinstance(value, str) else "number")
+        yield prefix, kind, value
+    else:
+        raise TypeError(f"a {type(value).__name__} is no JSON value")
 
 
 def broken_json(path: str, err: Exception | None, named: Callable[[list], str | None]) -> str:
@@ -63,18 +99,20 @@ def broken_json(path: str, err: Exception | None, named: Callable[[list], str | 
     return f"{path}: not valid JSON ({str(err).splitlines()[0] if str(err) else type(err).__name__})"
 
 
-def scout(path: str, prefix: str, words: str, part: int, why: Callable[[Exception], str]) -> Iterator[dict]:
+def scout(events: Callable[[], ContextManager[Iterator[tuple]]], prefix: str, words: str, part: int,
+          why: Callable[[Exception], str]) -> Iterator[dict]:
     """For each object at ``prefix`` (a segment), in order: ``{"start", "end", "speaker"}`` as given (those it
     has, wherever they stand among its keys) and ``"starts"``, for each word number ``b`` that is a multiple of
     ``part``: (k, start) of the first word from ``b`` on (0-based) with a start. A parse of its own: run only
-    as far as asked. ``why(err)``: the message of the ``InputError`` for broken JSON."""
+    as far as asked. ``events()``: the parse, opened (``file_events``); ``why(err)``: the message of the
+    ``InputError`` for broken JSON."""
     inside = f"{prefix}." if prefix else ""
     own = {f"{inside}{key}": key for key in ("start", "end", "speaker")}
     word_at = f"{inside}{words}.item"
     start_at = f"{word_at}.start"
-    with open_json(path) as f:
+    with events() as parsed:
         try:  # (the events it reads all lie inside a segment: word_at and own start with prefix)
-            for at, event, value in ijson.parse(f, multiple_values=True, use_float=True):
+            for at, event, value in parsed:
                 if at == prefix and event == "start_map":
                     summary, index, waiting = {"starts": {}}, -1, []
                 elif at == prefix and event == "end_map":

@@ -2,8 +2,9 @@
 prefers the best place) and the checker (which reports a line that ends where it never should).
 
 ``line_end_fault(word, language, following) -> str | None``: why a line (or a cue) must not end with the
-written ``word`` (an ``article``, a ``preposition``, a ``conjunction``, a ``possessive`` or a ``subject pronoun``
-with no mark after it; a noun's ``'s`` possessive may end one before a conjunction: *our children's / and
+written ``word`` (an ``article``, a ``preposition``, a ``conjunction``, a ``possessive``, a ``subject pronoun``,
+an ``auxiliary`` (``had``, ``was``, ``will``, ``don't``: a verb and its auxiliary stay together) or a
+``negation`` (``not``) with no mark after it; a noun's ``'s`` possessive may end one before a conjunction: *our children's / and
 grandchildren's*), None where it may. The word lists are English's (Netflix's and the BBC's rules name
 English words); in another language only marks say where to break, so no word is a fault.
 
@@ -20,6 +21,7 @@ import functools
 from gector_punct.text.alignment import PAUSE_MARKS
 from gector_punct.text.numbers.readers import is_number_word
 from gector_punct.text.sentences import SENTENCE_END
+from gector_punct.text.speech import AUXILIARIES
 from gector_punct.text.units import narrow_marks, split_edges
 
 SENTENCE, CLAUSE, BEFORE_LINK, PLAIN, NEVER = 0, 1, 2, 4, 40
@@ -33,8 +35,10 @@ up upon via with within without""".split())
 CONJUNCTIONS = frozenset("and but or nor yet because although though unless whereas whether than if when while where "
                          "whenever wherever".split())
 SUBJECT_PRONOUNS = frozenset("i he she we they".split())
+NEGATIONS = frozenset(["not"])
 FAULTS = (("article", ARTICLES), ("possessive", POSSESSIVES), ("preposition", PREPOSITIONS),
-          ("conjunction", CONJUNCTIONS), ("subject pronoun", SUBJECT_PRONOUNS))
+          ("conjunction", CONJUNCTIONS), ("subject pronoun", SUBJECT_PRONOUNS), ("auxiliary", AUXILIARIES),
+          ("negation", NEGATIONS))
 WORD_RULES = ("en",)  # the languages whose word lists these are
 
 
@@ -53,13 +57,19 @@ def line_end_fault(word: str, language: str | None = "en", following: str | None
     return next((name for name, words in FAULTS if core in words), None)
 
 
-def _is_name(word: str) -> bool:
+def is_name(word: str) -> bool:
+    """A capitalised word of letters (not ``I``): a name's part where no sentence starts."""
     core = split_edges(word)[1]
     return core[:1].isupper() and core.isalpha() and core != "I"
 
 
+def is_number(word: str) -> bool:
+    """Whether a written word is a number's (digits, or a number word as spoken)."""
+    return _number_core(_core(word)[0])
+
+
 @functools.lru_cache(maxsize=4096)
-def _is_number(core: str) -> bool:
+def _number_core(core: str) -> bool:
     return any(ch.isdigit() for ch in core) or is_number_word(core)
 
 
@@ -71,10 +81,10 @@ def break_cost(left: str, right: str, language: str | None = "en") -> int:
         return CLAUSE
     if trail:
         return PLAIN  # a closing quote or bracket alone
-    if line_end_fault(left, language, right) or (_is_name(left) and _is_name(right)):
+    if line_end_fault(left, language, right) or (is_name(left) and is_name(right)):
         return NEVER
     right_core = _core(right)[0]
-    if _is_number(core) and right_core:
+    if _number_core(core) and right_core:
         return NEVER
     if language in WORD_RULES and (right_core in CONJUNCTIONS or right_core in PREPOSITIONS):
         return BEFORE_LINK

@@ -10,6 +10,10 @@ before it and no window reads words across it. Within a turn the words are one s
 across segments), restored by a ``StreamingPunctuator`` with ``LOOKAHEAD`` words of right context and
 ``CONTEXT`` of left context, fed ``STEP`` words at a time whatever the file's segments or ``--chunk_words``,
 so the text depends on the words and speakers alone; memory holds a step, whatever the transcript's length.
+A backchannel (``backchannels.marked_backchannels``: a listener's short turn said over another speaker's
+sentence) closes no turn: the turn it interrupts runs on across it, and it is restored as an utterance of its
+own, a statement where its words are a listener's tokens alone. A word without a speaker inside a diarised
+transcript belongs to the turn it is in.
 
 ``written_segments`` pairs each segment's words with their results, merging a number's words into one timed
 word as the punctuator's numbers setting says (``--numbers digits``: ``twenty five dollars`` -> ``$25``, from
@@ -19,11 +23,14 @@ word's speaker); a number never spans two segments: what every writer (``writers
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from collections.abc import Iterator
 
 from gector_punct.prediction.restored import RestoredWord, merged_restored, restored_word
 from gector_punct.prediction.streaming import StreamingPunctuator
 from gector_punct.text.numbers.spans import NumberSpan, line_number_spans, merged
+from gector_punct.text.units import split_edges
+from gector_punct.transcripts.backchannels import marked_backchannels, said_by_a_listener
 from gector_punct.transcripts.timed_words import Segment, TimedWord
 
 LOOKAHEAD = 64  # words of right context a word waits for (a window's worth: as a batch line reads it)
@@ -60,26 +67,65 @@ class _TurnStream:
 
 
 def restored_segments(punctuator, segments: Iterator[Segment]) -> Iterator[tuple[Segment, list[RestoredWord | None]]]:
-    stream = _TurnStream(punctuator)
-    waiting: deque[tuple[Segment, list[int]]] = deque()  # segments not yet written; per word, its tokens' count
-    results: deque[RestoredWord | None] = deque()  # final results, of the tokens of waiting[0]'s words onwards
+    stream, aside = _TurnStream(punctuator), _Backchannel(punctuator)
+    waiting: deque[tuple[Segment, list[tuple[int, bool]]]] = deque()  # segments not yet written; per word, its
+    # tokens' count and whether it is a backchannel's
+    results: deque[RestoredWord | None] = deque()  # final results of the turns' tokens, from waiting[0]'s on
+    asides: deque[RestoredWord | None] = deque()  # and of the backchannels' tokens
     threshold = punctuator.review_threshold
 
     def ready() -> Iterator[tuple[Segment, list[RestoredWord | None]]]:
-        while waiting and sum(waiting[0][1]) <= len(results):
+        while waiting and sum(c for c, side in waiting[0][1] if not side) <= len(results) \
+                and sum(c for c, side in waiting[0][1] if side) <= len(asides):
             segment, counts = waiting.popleft()
-            yield segment, [_joined([results.popleft() for _ in range(count)], threshold) for count in counts]
+            yield segment, [_joined([(asides if side else results).popleft() for _ in range(count)], threshold)
+                            for count, side in counts]
 
-    for segment in segments:
+    for segment in marked_backchannels(segments):
         counts = []
         for word in segment.words:
             parts = word.text.split()  # a recogniser's "word" with a space inside ("New York") stays one
-            results.extend(stream.add(parts, word.speaker))
-            counts.append(len(parts))
+            if word.backchannel and parts:
+                aside.add(parts)
+            else:
+                asides.extend(aside.end())
+                results.extend(stream.add(parts, word.speaker))
+            counts.append((len(parts), word.backchannel and bool(parts)))
         waiting.append((segment, counts))
         yield from ready()
+    asides.extend(aside.end())
     results.extend(stream.end_turn())
     yield from ready()
+
+
+class _Backchannel:
+    """A backchannel's words, restored as an utterance of their own once it ends: a statement where its words
+    are a listener's tokens alone (``Right.``, not ``Right?``)."""
+
+    def __init__(self, punctuator):
+        self.streamer = StreamingPunctuator(punctuator, lookahead=0, context_words=0)
+        self.words: list[str] = []
+
+    def add(self, parts: list[str]) -> None:
+        self.words.extend(parts)
+
+    def end(self) -> list[RestoredWord | None]:
+        if not self.words:
+            return []
+        out = self.streamer.end_scored(words=self.words)
+        if said_by_a_listener(self.words):
+            out = [_stated(result) if result is not None and k == len(out) - 1 else result
+                   for k, result in enumerate(out)]
+        self.words = []
+        return out
+
+
+def _stated(result: RestoredWord) -> RestoredWord:
+    """A restored word whose question mark at its end is a period."""
+    lead, core, trail = split_edges(result.text)
+    if "?" not in trail:
+        return result
+    return replace(result, text=lead + core + trail.replace("?", "."))
 
 
 def written_segments(punctuator, segments: Iterator[Segment]

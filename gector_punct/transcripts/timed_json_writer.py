@@ -1,6 +1,6 @@
 """Word-timed transcripts written back in their shape and layout (``timed_words``' reading undone), in bounded
-memory: ``TimedJsonWriter(out, shape, path)``, then ``write(segment, words, text)`` per ``Segment`` read, in
-order, then ``close(top)``.
+memory: ``TimedJsonWriter(out, shape, layout)`` (its source's: ``timed_words.TranscriptSource``), then
+``write(segment, words, text)`` per ``Segment`` read, in order, then ``close(top)``.
 
 ``write`` takes a segment's new word objects (each word's restored ``word`` and its ``confidence``) and, with
 its last part, its rebuilt ``text`` (put where the segment had one; a Vosk result always has one). The parts
@@ -19,7 +19,7 @@ import json
 import shutil
 import tempfile
 
-from gector_punct.transcripts.timed_words import DUMPS, WORDS, Segment, timed_layout
+from gector_punct.transcripts.timed_words import DUMPS, WORDS, Segment
 
 OPENING = {"list": "[", "document": '{"segments": ['}  # what comes before the first segment, by layout
 _spool = functools.partial(tempfile.TemporaryFile, "w+", encoding="utf-8")  # text waiting for its place
@@ -28,9 +28,8 @@ _spool = functools.partial(tempfile.TemporaryFile, "w+", encoding="utf-8")  # te
 class TimedJsonWriter:
     """Segments written back in their shape as they come (module docstring)."""
 
-    def __init__(self, out, shape: str, path: str):
-        self.out, self.shape, self.key = out, shape, WORDS[shape]
-        self.layout = timed_layout(path, shape)
+    def __init__(self, out, shape: str, layout: str):
+        self.out, self.shape, self.key, self.layout = out, shape, WORDS[shape], layout
         self.count = 0  # segments written
         self.parts = None  # a long segment's words so far, in a temporary file; whether it holds any
         self.spooled = False

@@ -1,6 +1,6 @@
 """Word-timed transcripts as speech recognisers write them, read word by word in bounded memory.
 
-Shapes (``SHAPES``), told apart by their content (``timed_shape(path)``), each in a layout (``timed_layout``):
+Shapes (``SHAPES``), told apart by their content (``transcript_sources.timed_shape``), each in a layout (``LAYOUTS``):
 * ``whisper``: WhisperX / faster-whisper: ``{"segments": [{"start", "end", "text", "words": [{"word", "start",
   "end", ...}]}], ...}`` (``document``; WhisperX also writes ``word_segments``, every word again, openai-whisper
   ``text``, the whole transcript), the list of segments alone (``list``: faster-whisper's segments dumped), or
@@ -8,21 +8,24 @@ Shapes (``SHAPES``), told apart by their content (``timed_shape(path)``), each i
   carry a leading space (faster-whisper) and may lack its times (WhisperX leaves digits unaligned).
 * ``vosk``: Vosk results: ``{"result": [{"word", "start", "end", "conf"}], "text": ...}``, one object or one
   per line (``values``: what a recogniser loop prints), or a list of them (``list``).
-A UTF-8 byte-order mark before the JSON is skipped.
+A UTF-8 byte-order mark before the JSON is skipped. A transcript comes from a ``TranscriptSource``
+(``transcript_sources``): a file, parsed as read (ijson), or the same JSON as values in memory (a WhisperX /
+faster-whisper dict, faster-whisper's ``Segment`` objects, Vosk results), whose parse events are those ijson
+gives for its ``json.dumps``: this one reader reads both, into the same segments.
 
-``read_segments(path, shape, top) -> Iterator[Segment]``: each segment (a Vosk result is one) with its other
-fields as they were and its words as ``TimedWord`` (text stripped; missing times filled from its neighbours:
-the end of the word before, the start of the word after, the segment's own times; an end before its start
-raised to it; the speaker its own, else its segment's). The file is parsed as it is read (ijson): memory
-holds at most ``PART`` words, whatever a segment's length: a longer segment comes as consecutive parts
-(``Segment.more``: the next part continues it), its times and speaker filled across the parts as in a whole
-one (a second parse, started at the first long segment, reads ahead for its start, end and speaker, wherever
-they stand among its keys, and for the first time after each part). Segments without words in a row come as
+``read_segments(source, shape, top) -> Iterator[Segment]`` (``source``: a path or a ``TranscriptSource``): each
+segment (a Vosk result is one) with its other fields as they were and its words as ``TimedWord`` (text stripped;
+missing times filled from its neighbours: the end of the word before, the start of the word after, the segment's own
+times; an end before its start raised to it; the speaker its own, else its segment's). The file is parsed as it is
+read (ijson): memory holds at most ``PART`` words, whatever a segment's length: a longer segment comes as
+consecutive parts (``Segment.more``: the next part continues it), its times and speaker filled across the parts as
+in a whole one (a second parse, started at the first long segment, reads ahead for its start, end and speaker,
+wherever they stand among its keys, and for the first time after each part). Segments without words in a row come as
 one ``Segment`` whose ``silent`` run holds them spooled, to be written back as they were: a restorer that keeps
 segments until their words are restored keeps one such run, not thousands of silences. ``top`` (a document's):
 filled with its other top-level fields.
 
-``check_transcript(path, shape)``: the same reading, to the end, without filling or spooling: every error a
+``check_transcript(source, shape)``: the same reading, to the end, without filling or spooling: every error a
 read would meet, met before any output. An error is ``InputError`` naming the file and the segment and word,
 or the line and why the JSON is broken (a NaN or Infinity, which Python's json writes and JSON has not, named
 by segment and word where it is a time). ``timed_json_writer.TimedJsonWriter`` writes segments back.
@@ -39,7 +42,8 @@ from itertools import islice
 import ijson
 
 from gector_punct.text.files import InputError
-from gector_punct.transcripts.json_reading import TopFields, broken_json, open_json, scout
+from gector_punct.transcripts.json_reading import TopFields, scout
+from gector_punct.transcripts.transcript_sources import FileSource, TranscriptSource
 
 SHAPES = ("whisper", "vosk")
 WORD_TEXT = {"whisper": "word", "vosk": "word"}  # the key of a word's text
@@ -47,6 +51,7 @@ WORDS = {"whisper": "words", "vosk": "result"}  # the key of a segment's words
 LAYOUTS = {"list": "item", "document": "segments.item", "values": ""}  # where the segments sit (ijson prefixes)
 PART = 1_000  # the most words of a segment held at once: a longer one comes in parts of this many
 SILENT_BYTES = 1 << 16  # a run of segments without words spooled to a file past this size
+MAX_SECONDS = 360_000  # 100 hours: the longest time a transcript's word may have (SubRip writes two hour digits)
 DUMPS = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps as the input was written: non-ASCII text as it is
 
 
@@ -57,6 +62,7 @@ class TimedWord:
     end: float  # never before start
     fields: dict  # the word's object as read (its times absent where they were)
     speaker: str | None = None  # its own "speaker" (WhisperX's diarisation), else its segment's
+    backchannel: bool = False  # said over another speaker's sentence (``backchannels.marked_backchannels``)
 
 
 class SilentRun:
@@ -72,11 +78,10 @@ class SilentRun:
         self.count += 1
 
     def lines(self) -> Iterator[str]:
-        """Each segment's JSON, in order (once)."""
+        """Each segment's JSON, in order (as often as asked: a transcript kept in memory is written again)."""
         self.file.seek(0)
         for line in self.file:
             yield line[:-1].decode()  # its newline off
-        self.file.close()
 
     def __del__(self):
         self.file.close()
@@ -90,67 +95,17 @@ class Segment:
     silent: SilentRun | None = None  # instead of one segment (fields, words empty): a run of wordless ones
 
 
-def _first_char(path: str) -> str:
-    return _opening(path)[:1]
-
-
-def _opening(path: str, size: int = 16) -> str:
-    """The file's first characters after blanks (and a byte-order mark)."""
-    with open(path, encoding="utf-8-sig", errors="replace") as f:
-        return f.read(4096).lstrip()[:size]
-
-
-def looks_like_json(path: str) -> bool:
-    """Whether a file opens as a JSON object or array does: ``{`` before a key, or ``[`` before a JSON value (a
-    transcript line such as ``[music] hello`` or ``{laughs} so`` is text)."""
-    opening = _opening(path)
-    rest = opening[1:].lstrip()
-    if opening.startswith("{"):
-        return rest[:1] in ('"', "}")
-    return opening.startswith("[") and (rest[:1] in tuple('{["]-0123456789') or rest.startswith(("true", "false", "null")))
-
-
-def _telling_key(path: str) -> str | None:
-    """The first key that tells a transcript's shape (``segments``, ``words``, ``result``) in a top-level
-    object or a top-level list's; ``""`` for JSON without one; None for text that only opens like JSON."""
-    keys = 0
-    with open_json(path) as f:
-        try:
-            for prefix, event, value in ijson.parse(f, multiple_values=True):
-                keys += event == "map_key"
-                if event == "map_key" and prefix in ("", "item") and value in ("segments", "words", "result"):
-                    return value
-        except ijson.JSONError as err:
-            if not keys:  # text that opens like JSON: "[1] so we began"
-                return None
-            raise InputError(broken_json(path, err, lambda values: None)) from None
-    return ""
-
-
-def timed_shape(path: str) -> str | None:
-    """``whisper`` or ``vosk`` for a word-timed JSON transcript, None for a file that is not JSON (text,
-    subtitles); ``InputError`` for JSON of any other shape, or broken."""
-    if not looks_like_json(path) or (key := _telling_key(path)) is None:
-        return None
-    if not key:
-        raise InputError(f"{path}: a JSON file, but not a word-timed transcript: expected WhisperX / "
-                         'faster-whisper ("segments" with "words") or Vosk ("result" with words)')
-    return "vosk" if key == "result" else "whisper"
-
-
-def timed_layout(path: str, shape: str) -> str:
-    """Where a transcript's segments sit (``LAYOUTS``): ``list``, a top-level list of them; ``document``, a
-    whisper object holding them (``segments``); ``values``, the top-level objects themselves."""
-    if _first_char(path) == "[":
-        return "list"
-    return "document" if shape == "whisper" and _telling_key(path) == "segments" else "values"
-
-
 def _times(value, what: str, where: str) -> float | None:
+    """A time as read (None where absent), in seconds; InputError for a value that cannot be one: no number,
+    NaN, infinite, or past ``MAX_SECONDS`` (an integer of 400 digits included, which no float holds)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            isinstance(value, float) and not math.isfinite(value)):
         raise InputError(f"{where}: {what} is {json.dumps(value)[:40]}, not a number of seconds")
+    if abs(value) > MAX_SECONDS:
+        shown = f"{value:.3g}" if isinstance(value, float) else f"an integer of {len(str(abs(value)))} digits"
+        raise InputError(f"{where}: {what} is {shown}, not a time in seconds (at most {MAX_SECONDS:,}: 100 hours)")
     return float(value)
 
 
@@ -205,18 +160,24 @@ def _next_time(words: Iterable[TimedWord], end: float | None) -> float | None:
 
 
 
-def read_segments(path: str, shape: str, top: dict | None = None) -> Iterator[Segment]:
-    """The segments, parsed as the file is read (module docstring); ``top`` (a document's): filled with its
+def read_segments(source: str | TranscriptSource, shape: str | None = None, top: dict | None = None
+                  ) -> Iterator[Segment]:
+    """The segments of a file (``source``: its path; ``shape`` told by its content where not given) or of a
+    ``TranscriptSource``, parsed as read (module docstring); ``top`` (a document's): filled with its
     other top-level fields (``language`` ...) in the same pass, complete once the segments are; what the
     writer rebuilds is there as None, only to say it is: ``word_segments`` (the words again) and a ``text``
     string (the segments' texts)."""
-    return _SegmentReader(path, shape, top).segments()
+    return _SegmentReader(_source(source, shape), top).segments()
 
 
-def check_transcript(path: str, shape: str) -> None:
+def _source(source: str | TranscriptSource, shape: str | None) -> TranscriptSource:
+    return source if isinstance(source, TranscriptSource) else FileSource(source, shape)
+
+
+def check_transcript(source: str | TranscriptSource, shape: str | None = None) -> None:
     """Read the whole transcript as ``read_segments`` does, without filling times or keeping anything: the
     ``InputError`` a read would raise, raised now (one fast pass, before any output)."""
-    for _ in _SegmentReader(path, shape, None, filled=False).segments():
+    for _ in _SegmentReader(_source(source, shape), None, filled=False).segments():
         pass
 
 
@@ -242,9 +203,10 @@ class _OpenSegment:
 class _SegmentReader:
     """A transcript's parse events -> its segments (module docstring). ``filled``: False only checks."""
 
-    def __init__(self, path: str, shape: str, top: dict | None, filled: bool = True):
-        self.path, self.shape, self.filled, self.key = path, shape, filled, WORDS[shape]
-        layout = timed_layout(path, shape)
+    def __init__(self, source: TranscriptSource, top: dict | None, filled: bool = True):
+        self.source, self.filled = source, filled
+        self.path, self.shape, self.key = source.name, source.shape, WORDS[source.shape]
+        layout = source.layout
         self.prefix = LAYOUTS[layout]
         self.words_at = f"{self.prefix}.{self.key}" if self.prefix else self.key
         self.word_at = f"{self.words_at}.item"
@@ -253,10 +215,10 @@ class _SegmentReader:
         self.scouting, self.scouted = None, 0
 
     def segments(self) -> Iterator[Segment]:
-        with open_json(self.path) as f:
+        with self.source.events() as events:
             try:
                 word_at = self.word_at
-                for at, event, value in ijson.parse(f, multiple_values=True, use_float=True):
+                for at, event, value in events:
                     if (s := self.open) is not None:
                         if s.word is not None and (at != word_at or event != "end_map"):
                             s.word.event(event, value)  # inside a word (most events): its keys and values
@@ -278,7 +240,7 @@ class _SegmentReader:
             yield Segment({}, silent=self.silent)
 
     def _broken(self, err: Exception) -> str:
-        return broken_json(self.path, err, lambda values: _time_problem(values, self.shape))
+        return self.source.broken(err, lambda values: _time_problem(values, self.shape))
 
     def _event(self, s: _OpenSegment, at: str, event: str, value) -> tuple[Segment, ...] | None:
         if at == self.prefix and event in ("map_key", "end_map"):  # the segment's own keys, and its end
@@ -327,7 +289,7 @@ class _SegmentReader:
     def _ahead(self, s: _OpenSegment) -> tuple:
         """A long segment's start, end and speaker and its parts' next starts, read ahead by the scout."""
         if self.scouting is None:
-            self.scouting = scout(self.path, self.prefix, self.key, PART, self._broken)
+            self.scouting = scout(self.source.events, self.prefix, self.key, PART, self._broken)
         while self.scouted < s.number:
             summary = next(self.scouting)
             self.scouted += 1

@@ -5,7 +5,7 @@ pysubs2 (SubRip and WebVTT) and srt (SubRip only).
 In: ``--cues`` cues of two-line text (some in italics, a WebVTT voice a line), made here. Out, on stdout:
 
 * speed, the median of ``--runs`` runs: reading a file into cues (ours: ``subtitles.read_subtitles``;
-  ``pysubs2.load``; ``srt.parse``) and writing the cue builder's cues as text (ours: ``writers.format_cue``;
+  ``pysubs2.load``; ``srt.parse``) and writing the cue builder's cues as text (ours: ``formats.SubtitleFormat.cue``;
   the libraries' events built from the same cues, then ``to_string`` / ``compose``);
 * fidelity: a file with everything our reader keeps (markup ``<i>`` and ``{\\an8}``, voice tags ``<v Name>``,
   WebVTT NOTE and STYLE blocks, cue identifiers and settings, SubRip's own cue numbers, a byte-order mark),
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.transcripts.cues import Cue
 from gector_punct.transcripts.subtitles import format_subtitles, read_subtitles
-from gector_punct.transcripts.writers import VTT_HEADER, format_cue
+from gector_punct.transcripts.formats import FORMATS
 from gector_punct_data.script import run_script
 
 WORDS = ("so we went down to the harbour early and the boats were already out but the cafe by the pier was open "
@@ -66,7 +66,7 @@ def made_cues(count: int) -> list[Cue]:
 
 
 def ours_write(cues: list[Cue], fmt: str) -> str:
-    return (VTT_HEADER if fmt == "vtt" else "") + "".join(format_cue(n, cue, fmt) for n, cue in enumerate(cues, 1))
+    return FORMATS[fmt].header + "".join(FORMATS[fmt].cue(n, cue) for n, cue in enumerate(cues, 1))
 
 
 def pysubs2_write(cues: list[Cue], fmt: str) -> str:

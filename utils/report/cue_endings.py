@@ -25,7 +25,7 @@ from gector_punct.text.files import read_lines
 from gector_punct.transcripts.checker import read_cues, violations
 from gector_punct.transcripts.line_breaks import BEFORE_LINK, CLAUSE, PLAIN
 from gector_punct.transcripts.style import SubtitleStyle
-from gector_punct.transcripts.writers import format_cue
+from gector_punct.transcripts.formats import FORMATS
 from gector_punct_data.script import run_script
 
 
@@ -61,7 +61,7 @@ def measured(timed, folder: str) -> str:
                                 "clause" if cue.lines[-1][-1:] in ",;:" else "elsewhere" for cue in cues)
     path = os.path.join(folder, "cues.srt")
     with open(path, "w", encoding="utf-8") as f:
-        f.write("".join(format_cue(n, cue, "srt") for n, cue in enumerate(cues, 1)))
+        f.write("".join(FORMATS["srt"].cue(n, cue) for n, cue in enumerate(cues, 1)))
     found = collections.Counter(v.rule for v in violations(read_cues(path), SubtitleStyle()))
     share = (kinds["sentence"] + kinds["clause"]) / len(cues)
     return (f"{len(cues)} cues: sentence {kinds['sentence']}, clause {kinds['clause']}, elsewhere "

@@ -8,7 +8,8 @@ from two on).
 
 In: a clause's cores (``read_english``). Out: ``(start, end, text)`` spans. The tagger's grammar is built
 once into the cache (``cache_root()/nemo``, 5 s) and read from there (a few ms). nemo is an optional install
-(``NEMO_INSTALL``, about 450 MB with pynini); ``require_english()`` says so in one line.
+(``NEMO_INSTALL``, about 450 MB with pynini); ``require_english()`` says so in one line, and without it an
+English line's numbers stay as spoken (``english_readable``: one note on stderr).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import functools
 import logging
 import os
 import shutil
+import sys
 import tempfile
 
 from gector_punct.text.files import cache_root
@@ -35,6 +37,12 @@ LARGE_SCALES = {"million": 10 ** 6, "billion": 10 ** 9, "trillion": 10 ** 12}  #
 # A four-digit count after these is a year, written without a comma (in 2010, the year 2010).
 YEAR_BEFORE = frozenset("year in since until".split())
 YEARS = range(1000, 2100)
+# A year said in hundreds (fifteen hundred) after these is a year where no counted thing follows it: it ends
+# its clause or a word follows that is counted never (around 1500, by 1800, the town; but 1,500 people).
+HUNDREDS_YEAR_BEFORE = YEAR_BEFORE | frozenset("by around from till before after circa".split())
+HUNDREDS = frozenset("eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())
+UNCOUNTED = frozenset("and or to until till when where while the a an this that there it he she they we i you on "
+                      "at in by bc ad".split())
 IRREGULAR_PLURALS = frozenset({"feet"})
 REACH = 4  # words of a number's grammar read on each side of a number word
 # Words a number's grammar joins its parts with, too common to make a small number worth reading (a number
@@ -51,6 +59,10 @@ NUMBER_WORDS = frozenset(
     "thirties forties fifties sixties seventies eighties nineties hundreds thousands millions billions".split())
 
 
+NOTE = "note: English numbers are left as words ({})"
+_noted = False  # whether NOTE was written
+
+
 class NumbersUnavailable(ValueError):
     """The library a language's numbers need is not installed; the message says what to install."""
 
@@ -62,6 +74,21 @@ def require_english() -> None:
         import pynini  # noqa: F401
     except ImportError:
         raise NumbersUnavailable(f"numbers as digits need nemo_text_processing for English: {NEMO_INSTALL}") from None
+
+
+def english_readable(words: list[str]) -> bool:
+    """Whether nemo can be imported to read these words; where it cannot (the input's language needed no nemo:
+    ``spans.numbers_available``), an English line's numbers stay as spoken, with ``NOTE`` on stderr once per
+    process, at the first such line that holds a number word."""
+    global _noted
+    try:
+        require_english()
+        return True
+    except NumbersUnavailable as err:
+        if not _noted and any(word in NUMBER_WORDS for word in words):
+            print(NOTE.format(err), file=sys.stderr)
+            _noted = True
+        return False
 
 
 @functools.lru_cache(maxsize=1)
@@ -97,15 +124,18 @@ def tokens(text: str) -> list[tuple[str, object]]:
 
 
 def read_english(cores: list[str], mode: str) -> list[tuple[int, int, str]]:
-    """A clause's numbers (``readers.reader``'s ``read``), the tagger run on each of its ``windows``."""
+    """A clause's numbers (``readers.reader``'s ``read``), the tagger run on each of its ``windows``; none
+    without nemo (``english_readable``)."""
     lower = [core.lower() for core in cores]
+    if not english_readable(lower):
+        return []
     spoken = spoken_forms(lower)
     spans = []
     for first, last in windows(spoken, mode):
         found = aligned(spoken[first:last], tokens(" ".join(spoken[first:last])))
         for start, end, value in (one for run in found or [] for one in _one_each(spoken[first:last], run)):
             start, end = start + first, end + first
-            kind, value = _as_year(*value) if start > 0 and lower[start - 1] in YEAR_BEFORE else value
+            kind, value = _as_year(*value) if _a_year(lower, start, end) else value
             text = write_token(kind, value, cores[start:end], mode)
             if text is not None:
                 spans.append((start, end, text))
@@ -208,6 +238,15 @@ def _one_each(words: list[str], run: tuple[int, int, list]) -> list[tuple[int, i
         out.append((start, cut, value))
         start = cut
     return out
+
+
+def _a_year(words: list[str], start: int, end: int) -> bool:
+    """Whether the words ``start:end`` of a clause stand where a year does: after ``YEAR_BEFORE``, or a year said
+    in hundreds (``HUNDREDS``, then ``hundred``) after ``HUNDREDS_YEAR_BEFORE`` with no counted thing after it."""
+    before = words[start - 1] if start > 0 else ""
+    in_hundreds = end - start == 2 and words[start] in HUNDREDS and words[start + 1] == "hundred"
+    return before in YEAR_BEFORE or (in_hundreds and before in HUNDREDS_YEAR_BEFORE
+                                     and (end == len(words) or words[end] in UNCOUNTED))
 
 
 def _as_year(kind: str, value) -> tuple[str, object]:

@@ -4,9 +4,11 @@ In: final words as a stream gives them (``push``), items with a ``text`` (``Rest
 that may be written, their numbers merged (``spans.line_number_spans`` and ``spans.merged`` with ``join``).
 A word a number may start with is held (the word before a number word too: ``a hundred``, ``minus
 twenty``) until its clause closes (a word with a trailing mark, but a letter's period: ``P.`` may be
-followed by ``M``) or ``TAIL`` words have followed the last number word; ``finish()`` gives what is held. A word that no number can reach is written at once, but the
-newest word, which the next may turn into one (``a`` before ``hundred``). The language is guessed from the
-held words and the ``CONTEXT`` words written before them, not from a held number alone.
+followed by ``M``, and a number word's comma: the number may go on past it, ``spans.inside_marks``) or
+``TAIL`` words have followed the last number word; ``finish()`` gives what is held. A word that no number can
+reach is written at once, but the newest word, which the next may turn into one (``a`` before ``hundred``).
+The language is guessed from the held words and the ``CONTEXT`` words written before them, not from a held
+number alone.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from collections.abc import Callable
 
 from gector_punct.text.language import language_of
 from gector_punct.text.numbers.readers import is_number_word
-from gector_punct.text.numbers.spans import merged, number_spans
+from gector_punct.text.numbers.spans import INSIDE_MARKS, merged, number_spans
 from gector_punct.text.units import split_edges
 
 TAIL = 4  # words after the last number word that may still belong to it (p m, dollars and fifty cents)
@@ -51,6 +53,8 @@ class NumberHold:
     def _ready(self) -> list:
         _, core, trail = split_edges(self.held[-1].text)
         closed = bool(trail) and not (trail == "." and len(core) == 1)  # "P." waits: "M" may follow
+        # a number word's comma waits too: the number may go on past it (spans.inside_marks, "mil novecientos,")
+        closed = closed and not (set(trail) <= INSIDE_MARKS and is_number_word(core.lower()))
         if closed or (self.last_number is not None and len(self.held) - 1 - self.last_number >= TAIL):
             return self.finish()
         if self.last_number is not None:

@@ -2,6 +2,8 @@
 
 ``read(cores, mode) -> [(start, end, text)]``: a clause's words without their marks (``spans.clauses``), as
 the restoration cased them, and the spans of them a number replaces, each with its written text.
+``numbers_read(cores, language)``: where text2num reads numbers (which words make one number: ``spans``'
+marks inside a number); ``is_number_word``: a word a number may hold (``hold``).
 """
 from __future__ import annotations
 
@@ -21,6 +23,13 @@ def reader(language: str | None) -> Read | None:
     if language in EUROPEAN:
         return lambda cores, mode: read_european(cores, mode, language)
     return None
+
+
+def numbers_read(cores: list[str], language: str) -> list[tuple[int, int]]:
+    """Where text2num reads a number in lower-case words, ``(start, end)`` each, every number however small: how
+    the words of one number are told from those of two (``vingt cinq`` is one, ``vingt trente`` two; in English
+    too, where it never reads digits said one by one, ``one two three``, as one number)."""
+    return [(o.start, o.end) for o in find_numbers(as_tokens(cores), language, 0)]
 
 
 def is_number_word(word: str) -> bool:

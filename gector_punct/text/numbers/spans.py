@@ -6,7 +6,8 @@ Out: spans of consecutive words, each with the text that replaces them (the firs
 last word's trailing marks kept around the number). A number never crosses a mark the restoration wrote: the
 line is read in clauses (``clauses``), each clause's words lower-cased without their marks, as the
 libraries read spoken text. A clause the library cannot read, or whose reading does not line up with its
-words, stays as spoken: a word is never lost.
+words, stays as spoken: a word is never lost. But a mark the restoration put inside a spoken number goes first
+(``inside_marks``: ``mil novecientos, setenta y dos`` is one number, ``1972``; ``vingt, trente`` are two).
 
 ``merged(items, spans, join)`` replaces each span's items by ``join(items, text)``: plain words, a scored
 line's ``RestoredWord``s (the lowest confidence: a number is as sure as its least sure word) and timed words
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import TypeVar
 
 from gector_punct.text.language import language_of
 from gector_punct.text.numbers.english import require_english
-from gector_punct.text.numbers.readers import reader
+from gector_punct.text.numbers.readers import numbers_read, reader
 from gector_punct.text.units import split_edges
 
 NUMBERS = ("words", "digits", "all_digits")
@@ -31,6 +33,8 @@ NUMBERS_HELP = ("how spoken numbers are written: words = as the recogniser wrote
                 "(pip install -r requirements-numbers.txt)")
 
 T = TypeVar("T")
+INSIDE_MARKS = frozenset(",;")  # the pauses a restoration may put inside a spoken number; others (. ? : -) say more
+LANGUAGE_WORDS = 200  # the first words of an input read for its language (``file_language``)
 
 
 @dataclass(frozen=True)
@@ -47,12 +51,28 @@ def checked(mode: str) -> str:
     return mode
 
 
-def numbers_available(mode: str) -> str:
-    """``mode`` (``checked``), once the libraries it needs are known to be installed: else
-    ``english.NumbersUnavailable``, whose one line says what to install."""
-    if checked(mode) != "words":
+def numbers_available(mode: str, language: str | None = None) -> str:
+    """``mode`` (``checked``), once the library that reads ``language`` (the input's, guessed from its first
+    words: ``file_language``) is known to be installed: else ``english.NumbersUnavailable``, whose one line says
+    what to install. text2num, which reads French, Spanish, German and Italian, is a dependency; nemo is asked
+    for only where the input is English or its language is not known (None). An English line met later
+    without nemo stays as spoken, with one note on stderr (``english.read_english``)."""
+    if checked(mode) != "words" and language not in ("fr", "es", "de", "it"):
         require_english()
     return mode
+
+
+def file_language(path: str) -> str | None:
+    """The language of a text or subtitle file's first ``LANGUAGE_WORDS`` words (a cue's number and timing
+    line are no words to ``language.language_of``), its guess; None for stdin (``-``), a file that cannot be
+    read, or words that say no language."""
+    if path == "-":
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return language_of(list(islice((word for line in f for word in line.split()), LANGUAGE_WORDS)))
+    except OSError:
+        return None
 
 
 def clauses(words: list[str]) -> list[tuple[int, int]]:
@@ -86,10 +106,63 @@ def _a_letter(edges: tuple[str, str, str]) -> bool:
 
 
 def number_spans(words: list[str], language: str | None, mode: str) -> list[NumberSpan]:
-    """The line's numbers as ``mode`` writes them (module docstring); none under ``words``."""
+    """The line's numbers as ``mode`` writes them (module docstring); none under ``words``. A mark inside a
+    spoken number (``inside_marks``) goes where the number written takes the words on both its sides."""
     read = reader(language) if checked(mode) != "words" else None
     if read is None:
         return []
+    marks = inside_marks(words, language)
+    while True:
+        spans = _spans(_without_marks(words, marks), read, mode)
+        kept = {k for k in marks if any(span.start <= k < span.end - 1 for span in spans)}
+        if kept == marks:
+            return spans
+        marks = kept  # a mark no number written takes stays
+
+
+def inside_marks(words: list[str], language: str) -> set[int]:
+    """The words whose trailing mark (``INSIDE_MARKS`` alone, the next word without a leading one) stands inside
+    a spoken number: read without the marks that link its clauses, by text2num (``readers.numbers_read``), one
+    number takes the whole number each side's clause reads alone there (``mil novecientos, setenta y dos``:
+    1900 and 72 are 1972; ``vingt, trente``: 20 and 30 stay two; ``mille, deux mille``: 1002 would split 2000,
+    the mark stays)."""
+    edges = [split_edges(word) for word in words]
+    cores = [core for _, core, _ in edges]
+    runs, out = clauses(words), set()
+    if not runs:
+        return out
+    chain = runs[:1]
+    for run in runs[1:] + [None]:
+        trail = edges[chain[-1][1] - 1][2]
+        if run is not None and run[0] == chain[-1][1] and trail and all(mark in INSIDE_MARKS for mark in trail) \
+                and not edges[run[0]][0]:
+            chain.append(run)
+            continue
+        if chain[1:]:
+            out |= _marks_inside(chain, cores, language)
+        chain = [run]
+    return out
+
+
+def _marks_inside(chain: list[tuple[int, int]], cores: list[str], language: str) -> set[int]:
+    """Of a chain of clauses, each linked to the next by a mark of ``INSIDE_MARKS``, the marks inside a number
+    (``inside_marks``); text2num reads any case."""
+    first = chain[0][0]
+    together = [(a + first, b + first) for a, b in numbers_read(cores[first: chain[-1][1]], language)]
+    out = set()
+    for (start, end), (after, last) in zip(chain, chain[1:]):
+        left = [start + a for a, b in numbers_read(cores[start:end], language) if start + b == end]  # its first word
+        right = [after + b for a, b in numbers_read(cores[after:last], language) if a == 0]  # past its last
+        if left and right and any(a <= left[0] and right[0] <= b for a, b in together):
+            out.add(end - 1)
+    return out
+
+
+def _without_marks(words: list[str], marks: set[int]) -> list[str]:
+    return [split_edges(word)[0] + split_edges(word)[1] if k in marks else word for k, word in enumerate(words)]
+
+
+def _spans(words: list[str], read, mode: str) -> list[NumberSpan]:
     spans = []
     for start, end in clauses(words):
         edges = [split_edges(word) for word in words[start:end]]

@@ -1,7 +1,7 @@
 r"""Restore punctuation, case and sentence boundaries, one output line per input line (predict.py, or the
 gector-punct command that installing this package puts on the PATH: the same flags).
 
-    python predict.py --input_file talk.txt --output_file talk.restored.txt      # the shipped default model
+    python predict.py --input_file talk.txt --output_file talk.restored.txt      # the best shipped model
     echo "so i went to new york did you" | gector-punct --input_file -           # to stdout
     python predict.py --model_path audio_en --input_file examples/audio/talk.txt \
         --audio_list examples/audio/talk.list --output_file -          # text with its audio (UniPunc models)
@@ -10,16 +10,19 @@ gector-punct command that installing this package puts on the PATH: the same fla
 A model is a folder or a shipped model's name (default_en, switch_en, ...), which works from any folder.
 A bad flag value, a missing input or output folder stops at once with one line starting "error:" (exit 2).
 """
+# The command line of predict.py and gector-punct: PredictCommand's flags -> the input routed by its kind (plain
+# lines, a stream, a subtitle file, a word-timed transcript) to its reader and its format's writer
+# (transcripts.formats); every error before any output; the exit status (main).
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from gector_punct.audio.waves import check_audio_count, check_audio_list, read_audio_list
+from gector_punct.cli.interrupts import InterruptGuard
 from gector_punct.encoders.runtime import mmap_large_buffers, trim_heap
 from gector_punct.options.flags import FlagParser, add_flags, flag
 from gector_punct.prediction.chunks import word_chunks, write_lines
@@ -29,19 +32,21 @@ from gector_punct.prediction.pipeline import OVERLAP_MODES, predict_chunks
 from gector_punct.prediction.punctuator import Punctuator
 from gector_punct.prediction.settings import PredictionSettings
 from gector_punct.prediction.shipped import model_paths
-from gector_punct.prediction.restored import json_line
 from gector_punct.prediction.streaming import Captions, StreamingPunctuator
-from gector_punct.transcripts.subtitles import format_subtitles, read_subtitles, restore_subtitles, subtitle_format_of
 from gector_punct.text.files import (InputError, atomic_write, check_input_file, check_output_file, error_text,
                                      read_ended_lines, read_lines)
 from gector_punct.text.numbers.english import NumbersUnavailable
-from gector_punct.text.numbers.spans import numbers_available
+from gector_punct.text.numbers.spans import file_language, numbers_available
+from gector_punct.transcripts.formats import FORMATS
+from gector_punct.transcripts.restored_transcript import TIMED_WRITERS, transcript_language, write_transcript
+from gector_punct.transcripts.restoring import written_segments
 from gector_punct.transcripts.style import SubtitleStyle
-from gector_punct.transcripts.timed_words import check_transcript, timed_shape
-from gector_punct.transcripts.writers import speaker_names, write_cues, write_json, write_text
+from gector_punct.transcripts.subtitles import format_subtitles, read_subtitles, restore_subtitles, subtitle_format_of
+from gector_punct.transcripts.timed_words import check_transcript, read_segments
+from gector_punct.transcripts.transcript_sources import FileSource, timed_shape
 
 
-TIMED_FORMATS = ("json", "srt", "vtt", "text")  # formats that restore a whole file as one stream
+TIMED_FORMATS = TIMED_WRITERS  # formats that restore a whole file as one stream (srt and vtt: subtitle files too)
 PROGRESS_BYTES = 20_000  # about 3,500 words: a file that takes a few seconds or more shows a progress bar
 
 
@@ -66,7 +71,7 @@ class PredictCommand(PredictionSettings):
                                 "timing and line breaks, or cues built from a word-timed transcript to the style "
                                 "guide below (docs/subtitles.md); text: a word-timed transcript as a document, a "
                                 "paragraph per speaker turn",
-                       choices=("plain", "jsonl", "json", "srt", "vtt", "text"))
+                       choices=("plain", *FORMATS))
     stream: bool = flag(False, "live captions: each input line is a chunk of new words (an empty line ends an "
                                "utterance); each word is written, flushed, once --lookahead more words have come, "
                                "never rewritten; one output line (LF) per utterance")
@@ -82,6 +87,18 @@ class PredictCommand(PredictionSettings):
                                            "labels and vtt voices: SPEAKER_00=Karen,SPEAKER_01=Tom")
     timestamps: bool = flag(False, "open each paragraph of --format text with its time ([00:01:23])")
     style: SubtitleStyle = field(default_factory=SubtitleStyle)  # the flags of SubtitleStyle, read apart
+
+
+def speaker_names(text: str | None) -> dict[str, str]:
+    """``--speaker_names`` (``SPEAKER_00=Karen,SPEAKER_01=Tom``) as a mapping; ValueError naming a part
+    without ``=``."""
+    names = {}
+    for part in filter(None, (part.strip() for part in (text or "").split(","))):
+        label, sep, name = part.partition("=")
+        if not sep or not label.strip() or not name.strip():
+            raise ValueError(f"{part!r} is not LABEL=NAME (e.g. SPEAKER_00=Karen)")
+        names[label.strip()] = name.strip()
+    return names
 
 
 def build_parser() -> FlagParser:
@@ -178,7 +195,7 @@ def restore(args: PredictCommand, punctuator: Punctuator, audio: list | None) ->
             restored_chunks = (restore_lines([line for line, _, _ in chunk], [sound for _, sound, _ in chunk] if audio
                                              else None) for chunk in chunks())
         for restored in restored_chunks:
-            text = map(json_line, restored) if scored else restored
+            text = map(FORMATS["jsonl"].line, restored) if scored else restored
             lines_out += write_lines(out, text, args.split_sentences, endings.popleft())
             if bar is not None:
                 bar.update(sizes.popleft())
@@ -207,41 +224,6 @@ def progress_bar(args: PredictCommand):
 def overlapped(overlap: str, punctuator: Punctuator) -> bool:
     """Whether ``--overlap`` runs the pipeline's threads for this predictor's device."""
     return overlap == "threads" or (overlap == "auto" and punctuator.device.type != "cpu")
-
-
-class InterruptGuard:
-    """Ctrl-C (SIGINT) while a stream runs, as a context manager: while the program waits for input
-    (``lines``) it raises KeyboardInterrupt there and then; at any other time it only sets ``pressed``, so
-    that the words in hand are written (and an output file committed) before the program stops. A Ctrl-C
-    that comes with the end of the input (a pipeline's writer killed too) is caught either way."""
-
-    def __init__(self):
-        self.waiting = self.pressed = False
-
-    def __enter__(self) -> InterruptGuard:
-        self.previous = signal.signal(signal.SIGINT, self._on_interrupt)
-        return self
-
-    def __exit__(self, *_) -> None:
-        signal.signal(signal.SIGINT, self.previous)
-
-    def _on_interrupt(self, *_) -> None:
-        self.pressed = True
-        if self.waiting:
-            raise KeyboardInterrupt
-
-    def lines(self, path: str) -> Iterator[tuple[int, str]]:
-        """``read_lines(path)``, interruptible while it waits for the next line."""
-        lines = read_lines(path)
-        while True:
-            self.waiting = True
-            try:
-                item = next(lines, None)
-            finally:
-                self.waiting = False
-            if item is None:
-                return
-            yield item
 
 
 def stream(args: PredictCommand, punctuator: Punctuator) -> tuple[int, int]:
@@ -283,14 +265,15 @@ def restore_subtitle_file(args: PredictCommand, punctuator: Punctuator) -> tuple
 
 
 def restore_timed_file(args: PredictCommand, punctuator: Punctuator, shape: str) -> tuple[int, int]:
-    """A word-timed transcript written back in its shape (json) or as cues (srt, vtt); (words in, items out)."""
+    """A word-timed transcript written back in its shape (json), as cues (srt, vtt) or as a document (text),
+    restored as it is read (``restored_transcript.write_transcript``, as the Python API writes it); (words in,
+    items out)."""
+    source, top = FileSource(args.input_file, shape), {}
+    language = transcript_language(source) if args.format in ("srt", "vtt") else None
+    restored = written_segments(punctuator, read_segments(source, top=top))
     with atomic_write(args.output_file, create_parents=False) as out:
-        if args.format == "json":
-            return write_json(punctuator, args.input_file, shape, out)
-        names = speaker_names(args.speaker_names)
-        if args.format == "text":
-            return write_text(punctuator, args.input_file, shape, out, args.style, names, args.timestamps)
-        return write_cues(punctuator, args.input_file, shape, out, args.format, args.style, names)
+        return write_transcript(args.format, restored, source, top, out, args.style, speaker_names(args.speaker_names),
+                                args.timestamps, language)
 
 
 def input_problem(args: PredictCommand) -> tuple[str | None, str | None]:
@@ -336,8 +319,10 @@ def restore_files(args: PredictCommand) -> int:
         shape, problem = input_problem(args)
     except InputError as err:
         shape, problem = None, str(err)
-    try:
-        numbers_available(args.numbers)
+    try:  # the library the input's language needs (its first words': nemo for English or none known)
+        if args.numbers != "words":
+            numbers_available(args.numbers, transcript_language(FileSource(args.input_file, shape)) if shape
+                              else file_language(args.input_file))
     except NumbersUnavailable as err:
         problem = problem or str(err)
     if problem is not None:
