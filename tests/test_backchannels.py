@@ -190,3 +190,48 @@ def test_a_listeners_tokens_are_words_or_phrases_never_their_parts():
     assert said_by_a_listener(["Mm-hmm."]) and said_by_a_listener(["oh", "wow"]) and said_by_a_listener(["I", "see."])
     assert said_by_a_listener(["of", "course"]) and not said_by_a_listener(["of"]) and not said_by_a_listener(["see"])
     assert not said_by_a_listener(["all", "walks"]) and not said_by_a_listener([])
+
+
+@pytest.mark.parametrize("length, marked", [(2.0, True), (2.001, False)])
+def test_a_backchannel_lasts_two_seconds_at_most(length, marked):
+    words = timed([(A, "so we went", 0.0), (B, "yeah okay", 0.0), (A, "home then", 0.0)])
+    words[3].end = words[4].end = words[3].start + length  # its last word ends this long after its first began
+    words[4].start = words[3].start + 0.1
+    list(marked_backchannels([Segment({}, words)]))
+    assert [w.backchannel for w in words[3:5]] == [marked] * 2
+
+
+@pytest.mark.parametrize("gap, marked", [(PAUSE - 0.001, True), (PAUSE, False)])
+def test_the_other_speaker_keeps_the_floor_within_the_pause(gap, marked):
+    words = timed([(A, "so we went", 0.0), (B, "mm-hmm", 0.0), (A, "home", 0.0)])
+    words[4].start, words[4].end = words[2].end + gap, words[2].end + gap + 0.3
+    list(marked_backchannels([Segment({}, words)]))
+    assert words[3].backchannel == marked
+
+
+def test_said_over_means_overlapping_not_touching():
+    words = timed([(A, "so we went", 0.0), (B, "on tuesday", 0.0), (A, "home", 0.0)])
+    words[3].start, words[4].end, words[5].start = words[2].end, words[5].start, words[5].start  # touching both
+    list(marked_backchannels([Segment({}, words)]))
+    assert not words[3].backchannel  # not a listener's tokens, not said over: a turn
+
+
+def test_a_word_without_a_speaker_between_two_turns_of_neither_token_takes_the_one_before():
+    words = timed([(B, "we should go now", 0.0), (A, "we have", 0.3), (None, "an", 0.0), (B, "idea then", 0.0)])
+    list(marked_backchannels([Segment({}, words)]))
+    assert words[6].speaker == A
+
+
+def test_placing_keeps_the_order_where_no_sentence_ends_and_says_a_bad_mode_whole():
+    words = timed([(B, "Mm-hmm.", 0.0), (A, "we moved to the U.S.", 0.0), (B, "Right.", 0.0), (A, "Then we left.", 0.0)])
+    words[0].backchannel = words[6].backchannel = True
+    pairs = [(w, w.text) for w in words]
+    assert [t for t, _ in written(placed(pairs, "keep"))] == \
+        "we moved to the U.S. Mm-hmm. Right. Then we left.".split()  # released after "U.S." before "Then"
+    near = placed(pairs, "keep", within_ms=(words[5].end - words[0].start) * 1000)  # shown exactly that late
+    assert "Mm-hmm." in [t for t, _ in written(near)]
+    late = placed(pairs[:7], "keep", within_ms=1000)  # at the end too: Mm-hmm said too long before it
+    assert [t for t, _ in written(late)][-3:] == ["the", "U.S.", "Right."]
+    with pytest.raises(ValueError) as err:
+        list(placed(pairs, "hide"))
+    assert str(err.value) == "unknown backchannels mode 'hide' (one of keep, drop)"

@@ -1,6 +1,8 @@
 """The subtitle checker (gector_punct/transcripts/checker.py, utils/check_subtitles.py): each rule caught on a
 small file at its limit and passed just inside it, a clean file passing, the cue builder's cues passing, and
 the script's exit codes (0 clean, 1 violations, 2 one ``error:`` line for a file it cannot read)."""
+import json
+
 import pytest
 
 from test_cli import run, test_help_documents_every_flag as help_documents_every_flag
@@ -385,3 +387,81 @@ def test_sync_against_the_words(tmp_path):
                      (3, "starts 0.300 s after its first word is said (at most 0.125 s: 3 frames)"),
                      (3, "ends 1.100 s after its last word (at most 0.500 s unless the minimum duration, the reading "
                          "speed or a chained gap needs more)")]
+
+
+def test_the_script_checks_cues_against_the_words_they_were_made_from(tmp_path):
+    path, words = tmp_path / "a.srt", tmp_path / "a.json"
+    path.write_text(srt((1.0, 3.0, "Hello there."), (6.5, 8.0, "Bye now.")))
+    words.write_text(json.dumps({"segments": [{"words": [
+        {"word": w, "start": s, "end": e} for w, s, e in (("hello", 1.05, 1.5), ("there", 1.6, 2.0),
+                                                          ("bye", 6.2, 6.5), ("now", 6.5, 6.9))]}]}))
+    result = run(SCRIPT, str(path), "--words", str(words), check=False)
+    assert result.returncode == 1 and result.stdout.splitlines() == [
+        f"{path}:1: sync: ends 1.000 s after its last word (at most 0.500 s unless the minimum duration, the reading "
+        "speed or a chained gap needs more)",
+        f"{path}:2: sync: starts 0.300 s after its first word is said (at most 0.125 s: 3 frames)",
+        f"{path}:2: sync: ends 1.100 s after its last word (at most 0.500 s unless the minimum duration, the reading "
+        "speed or a chained gap needs more)"]
+    assert run(SCRIPT, str(path), "--rules", "gap").returncode == 0  # no words: no sync
+    plain = tmp_path / "a.txt"
+    plain.write_text("hello there\n")
+    bad = run(SCRIPT, str(path), "--words", str(plain), check=False)
+    assert bad.returncode == 2 and bad.stderr.startswith(f"error: {plain}: --words takes a word-timed JSON")
+    two = run(SCRIPT, str(path), str(path), "--words", str(words), check=False)
+    assert two.returncode == 2 and "one FILE" in two.stderr
+
+
+def test_a_subrip_file_written_with_webvtts_times_is_read_as_subrip(tmp_path):
+    text = srt((1.0, 3.0, "Hello there."), (4.0, 6.0, "Hello again.")).replace(",000", ".000")
+    for name in ("t.srt", "T.SRT"):
+        found = check(tmp_path, text, name)
+        assert [rule for _, rule, _ in found] == ["timestamp"] * 4, name
+    assert read_cues(str(tmp_path / "t.srt"))[0].fmt == "srt"
+    vtt = "\ufeffWEBVTT\n\n00:01.000 --> 00:03.000\nHello there.\n"
+    (tmp_path / "v.srt").write_text(vtt, encoding="utf-8")  # a WebVTT file named .srt stays WebVTT
+    assert read_cues(str(tmp_path / "v.srt"))[0].fmt == "vtt"
+    (tmp_path / "e.srt").write_text("\n\n1\n00:00:01.000 --> 00:00:03.000\nHello there.\n", encoding="utf-8")
+    assert read_cues(str(tmp_path / "e.srt"))[0].fmt == "srt"
+
+
+def test_speech_is_found_for_long_transcripts_and_missing_words(tmp_path):
+    """Aligned by difflib without its junk heuristic: in a transcript of hundreds of words the common ones
+    (``the``) still align; a cue whose first or last word is not said, or an empty cue, has None there."""
+    said = [(w, k * 0.5, k * 0.5 + 0.4) for k, w in enumerate(("the cat saw the dog and the bird " * 60).split())]
+    cues = [CheckedCue(1, 0.0, 2.0, ("The cat saw",), (None,)), CheckedCue(2, 2.0, 3.0, ("the dog",), (None,)),
+            CheckedCue(3, 200.0, 201.0, ("the bird.",), (None,)), CheckedCue(4, 202.0, 203.0, ("Wow, the",), (None,)),
+            CheckedCue(5, 203.0, 204.0, ("",), (None,))]
+    speech = speech_of(cues, said)
+    assert speech[:2] == [(0, 1400), (1500, 2400)]
+    assert speech[2] == (3000, 3900)  # aligned in order: the first "the bird" after "the dog"
+    assert speech[3][0] is None and speech[4] == (None, None)
+
+
+def test_each_new_rule_at_its_edge(tmp_path):
+    style = SubtitleStyle()
+    path = tmp_path / "t.srt"
+    path.write_text(srt((1.0, 3.0, "Hello there."), (3.5, 5.0, "Hello again.")))  # a gap of exactly 12 frames
+    assert [v.rule for v in violations(read_cues(str(path)))] == ["open-gap"]
+    path.write_text(srt((1.0, 3.0, "Our children's"), (3.6, 5.0, "and grandchildren's futures.")))
+    assert violations(read_cues(str(path))) == []  # the next cue's first word decides a possessive's end
+    path.write_text(srt((1.0, 3.0, "It cost a hundred and"), (3.6, 5.0, "fifty dollars."), (5.6, 7.0, "And"),
+                        (7.6, 9.0, "five more.")))
+    assert [v.message for v in violations(read_cues(str(path)), rules=["number-split"])] == [
+        "a number split between cue 1 and the next ('hundred and' / 'fifty')"]  # a lone "and" is no number's
+    cues = read_cues(str(path))
+    speech = [(c.start_ms + style.sync_ms, c.end_ms - style.linger_ms) for c in cues]  # exactly at both limits
+    assert violations(cues, rules=["sync"], speech=speech) == []
+    late = [(c.start_ms - style.sync_ms - 1, c.end_ms - style.linger_ms - 1) for c in cues]
+    assert [v.message.split(" ")[3] for v in violations(cues, rules=["sync"], speech=late)][:2] == ["after", "after"]
+    early = [(c.start_ms + style.sync_ms + 1, None) for c in cues]
+    assert {v.message.split(" ")[3] for v in violations(cues, rules=["sync"], speech=early)} == {"before"}
+    path.write_text(srt((1.0, 3.0, "Hello there."), (3.6, 5.0, "Again.")).replace("\n2\n", "\n1\n"))
+    assert [v.message for v in violations(read_cues(str(path)), rules=["numbering"])] == [
+        "cue number 1 after 1 (SubRip numbers its cues 1, 2, 3 ...: 2)"]
+    path.write_text(srt((1.0, 3.0, "Hello there.")).replace("1\n", "2\n", 1))
+    assert [v.message for v in violations(read_cues(str(path)), rules=["numbering"])] == [
+        "cue number 2 after 0 (SubRip numbers its cues 1, 2, 3 ...: 1)"]
+    path.write_text(srt((1.0, 3.0, "<v Tom>Hello <i>there</i>.")))
+    assert violations(read_cues(str(path)), rules=["tags"]) == []  # a voice skipped, the tags after it read
+    path.write_text(srt((1.0, 3.0, "<v Tom>Hello <i>there.")))
+    assert [v.message for v in violations(read_cues(str(path)), rules=["tags"])] == ["<i> is not closed"]

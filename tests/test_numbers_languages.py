@@ -77,7 +77,10 @@ def test_a_mark_inside_an_english_number_goes_as_text2num_reads_it():
 
 
 def test_which_marks_stand_inside_a_number():
+    from gector_punct.text.numbers.readers import numbers_read
     from gector_punct.text.numbers.spans import inside_marks
+
+    assert numbers_read(["zéro", "le", "cinq"], "fr") == [(0, 1), (2, 3)]  # every number, however small
 
     assert inside_marks("en mille, neuf, cent, soixante, dix, huit à lyon".split(), "fr") == {1, 2, 3, 4, 5}
     assert inside_marks("vingt, trente".split(), "fr") == set()
@@ -214,3 +217,58 @@ def test_a_letters_period_before_the_lines_last_word_divides_nothing():
 @needs_nemo
 def test_a_clock_time_whose_letters_end_the_line_is_written():
     assert written("we meet at eleven P. M") == "we meet at 11 p.m."
+
+
+def test_a_stream_closes_at_a_comma_after_no_number_word_and_reads_a_capital():
+    from test_numbers import held
+
+    assert held(["Elle a vingt ans,", "puis elle"])[0] == ["Elle", "a", "20", "ans,"]  # "ans," closes the clause
+    assert sum(held(["Il est né en l'an", "Mille, neuf cent soixante."]), []) == "Il est né en l'an 1960.".split()
+
+
+@pytest.mark.parametrize("language, spoken, expected", [
+    ("fr", "deux pour cent", f"2{NO_BREAK_SPACE}%"),  # a number under text2num's default threshold before it
+    ("fr", "zéro pour cent", f"0{NO_BREAK_SPACE}%"),
+    ("fr", "à quinze heures trente et vingt euros", f"à 15{NO_BREAK_SPACE}h{NO_BREAK_SPACE}30 et 20{NO_BREAK_SPACE}€"),
+    ("fr", "à quinze heures cinq", f"à 15{NO_BREAK_SPACE}h{NO_BREAK_SPACE}05"),  # a minute in two digits
+    ("fr", "à quinze heures deux", f"à 15{NO_BREAK_SPACE}h{NO_BREAK_SPACE}02"),  # under text2num's default threshold
+    ("fr", "à quinze heures vingt cinq", f"à 15{NO_BREAK_SPACE}h{NO_BREAK_SPACE}25"),  # minutes said in two words
+    ("fr", "le premier jour il a vingt cinq ans", "le premier jour il a 25 ans"),  # the numbers after an ordinal
+    ("fr", "en l'an deux mille", "en l'an 2000"),  # a year's digits are not grouped
+    ("de", "am dritten oktober zahlten wir zwanzig euro", f"am 3. oktober zahlten wir 20{NO_BREAK_SPACE}€"),
+    ("de", "der dritte", "der dritte"),  # an ordinal that ends the clause
+    ("es", "las tres y media", "las 3:30"),  # "las" the clause's first word
+    ("es", "tres y media las", "tres y media las"),  # no "las" before: no hour
+])
+def test_each_languages_style_in_its_exact_characters(language, spoken, expected):
+    assert written(spoken, language) == expected
+
+
+def test_all_digits_writes_two_to_ten_in_every_language():
+    assert written("ha due cani", "it", "all_digits") == "ha 2 cani"
+    assert written("ha due cani", "it") == "ha due cani"
+
+
+@needs_nemo
+def test_a_stream_holds_a_capitalised_english_number_word_across_its_comma():
+    from test_numbers import held
+
+    assert held(["Twenty,", "five dollars."]) == [[], ["$25."], []]
+
+
+@pytest.mark.parametrize("text, error", [("it costs twenty dollars\n", True),
+                                         ("il a vingt cinq ans et ça coûte trois cent quarante euros\n", False)])
+def test_predict_ray_asks_for_nemo_by_its_first_files_language(tmp_path, text, error):
+    """nemo hidden: an English folder is one error line before Ray starts; a French one passes that check (the
+    run then fails at once on an --output_dir under a file, so no Ray starts here)."""
+    (tmp_path / "hide").mkdir()
+    (tmp_path / "hide" / "sitecustomize.py").write_text(HIDE_NEMO)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.txt").write_text(text)
+    (tmp_path / "file").write_text("a file")
+    env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=os.pathsep.join([str(tmp_path / "hide"), ROOT]))
+    result = subprocess.run([sys.executable, "utils/predict_ray.py", "--input_dir", str(tmp_path / "in"),
+                             "--output_dir", str(tmp_path / "file" / "out"), "--numbers", "digits"], capture_output=True,
+                            text=True, cwd=ROOT, env=env)
+    assert result.returncode == 2
+    assert ("nemo_text_processing" in result.stderr) == error and result.stderr.startswith("error: ")

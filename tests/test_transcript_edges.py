@@ -33,3 +33,4 @@ def test_the_transcript_language_is_read_from_its_words():
     english = {"segments": [{"words": [{"word": w, "start": 0.0, "end": 0.3} for w in
                                        "we went to the market yesterday morning and bought some bread".split()]}]}
     assert transcript_language(ValueSource(english)) == "en"
+

@@ -80,9 +80,8 @@ class _Marker:
         self._labelled(word)
 
     def finish(self) -> None:
-        for w in self.unlabelled:
+        for w in self.unlabelled:  # the transcript's last words: the speaker before
             w.speaker = self.carried
-        self.unlabelled = []
 
     def _labelled(self, word: TimedWord) -> None:
         self.carried = word.speaker

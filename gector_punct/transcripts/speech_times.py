@@ -75,8 +75,9 @@ class SteadyTimes:
             word.start = last_start
             word.end = max(word.end, word.start)
         if last_end is not None and word.speaker is not None and word.speaker == self.speaker \
-                and word.start < last_end < word.end:
+                and word.start < last_end:
             word.start = last_end  # the same speaker's words do not overlap
+            word.end = max(word.end, word.start)
         self._cut(word, last_end, following)
         self.previous, self.speaker = (word.start, word.end), word.speaker
         return word.start, word.end, word.item

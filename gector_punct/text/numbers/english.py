@@ -243,7 +243,7 @@ def _one_each(words: list[str], run: tuple[int, int, list]) -> list[tuple[int, i
 def _a_year(words: list[str], start: int, end: int) -> bool:
     """Whether the words ``start:end`` of a clause stand where a year does: after ``YEAR_BEFORE``, or a year said
     in hundreds (``HUNDREDS``, then ``hundred``) after ``HUNDREDS_YEAR_BEFORE`` with no counted thing after it."""
-    before = words[start - 1] if start > 0 else ""
+    before = words[start - 1] if start > 0 else None
     in_hundreds = end - start == 2 and words[start] in HUNDREDS and words[start + 1] == "hundred"
     return before in YEAR_BEFORE or (in_hundreds and before in HUNDREDS_YEAR_BEFORE
                                      and (end == len(words) or words[end] in UNCOUNTED))

@@ -20,14 +20,15 @@ GROUP_SEPARATOR = {"fr": "\u202f", "es": "\u202f", "de": "\u202f", "it": "."}
 NO_BREAK_SPACE = "\u00a0"  # between a number and what belongs to it: a line never breaks there
 CURRENCIES = {"euro": "€", "euros": "€", "dollar": "$", "dollars": "$", "dólar": "$", "dólares": "$",
               "dollaro": "$", "dollari": "$"}
-# "per hundred" said after a number (``douze pour cent``), whose hundred text2num would read as a number of its own
+# "per hundred" said after a number (``douze pour cent``), whose hundred text2num would read as a number too
 PERCENT_PAIRS = {("pour", "cent"), ("por", "ciento"), ("per", "cento")}
 PERCENT_WORDS = {"prozent", "percento"}
 # Before %: a no-break space in French, Spanish and German (their typographic rules); none in Italian, as
 # Italian editors write it (``il 40%``, the press's usage; ISO 80000 would space it).
 PERCENT_SPACE = {"fr": NO_BREAK_SPACE, "es": NO_BREAK_SPACE, "de": NO_BREAK_SPACE, "it": ""}
 FRENCH_HOURS = {"heure", "heures"}
-FRENCH_YEAR_BEFORE = {"en", "depuis", "année", "an", "jusqu'en", "dès"}  # a year follows: its digits not grouped
+# a year follows these: its digits are not grouped
+FRENCH_YEAR_BEFORE = {"en", "depuis", "année", "an", "l'an", "l'année", "jusqu'en", "dès"}
 GERMAN_MONTHS = frozenset("januar februar märz april mai juni juli august september oktober november dezember "
                           "jänner".split())  # a German ordinal before one is a date's day: ``3. Oktober``
 SPANISH_QUARTERS = {("y", "media"): 30, ("y", "cuarto"): 15, ("en", "punto"): 0}
@@ -65,7 +66,7 @@ def read_european(cores: list[str], mode: str, language: str) -> list[tuple[int,
         start, end, text = occurrence.start, occurrence.end, occurrence.text
         if start < taken:
             continue
-        if occurrence.is_ordinal and language == "de" and lower[end:end + 1] and lower[end] in GERMAN_MONTHS:
+        if occurrence.is_ordinal and language == "de" and end < len(lower) and lower[end] in GERMAN_MONTHS:
             spans.append((start, end, text))  # a German date's day: "am 3. Oktober"
             taken = end
             continue
@@ -114,14 +115,15 @@ def _styled(words: list[str], start: int, end: int, number: str, language: str) 
     """The span grown over what the language writes with the number: per cent, its currency, French hours and
     minutes, Spanish quarters."""
     after = words[end:end + 2]
-    if after[1:] == ["%"] or after[:1] and after[0] in PERCENT_WORDS:  # "pour %" (_percent_masked), "prozent"
+    if after[1:] == ["%"] or after and after[0] in PERCENT_WORDS:  # "pour %" (_percent_masked), "prozent"
         return start, end + (2 if after[1:] == ["%"] else 1), number + PERCENT_SPACE[language] + "%"
-    if after[:1] and after[0] in CURRENCIES:
+    if after and after[0] in CURRENCIES:
         return start, end + 1, number + NO_BREAK_SPACE + CURRENCIES[after[0]]
-    if language == "fr" and after[:1] and after[0] in FRENCH_HOURS:
-        minutes = find_numbers(as_tokens(words[end + 1:end + 2]), language, 0)
+    if language == "fr" and after and after[0] in FRENCH_HOURS:
+        minutes = find_numbers(as_tokens(words[end + 1:end + 3]), language, 0)  # up to two words: vingt cinq
         if minutes and minutes[0].start == 0 and minutes[0].text.isdigit() and int(minutes[0].text) < 60:
-            return start, end + 2, f"{number}{NO_BREAK_SPACE}h{NO_BREAK_SPACE}{int(minutes[0].text):02d}"
+            hour = f"{number}{NO_BREAK_SPACE}h{NO_BREAK_SPACE}{int(minutes[0].text):02d}"
+            return start, end + 1 + minutes[0].end, hour
         return start, end + 1, f"{number}{NO_BREAK_SPACE}h"
     if language == "es" and start > 0 and words[start - 1] in ("la", "las") and tuple(after) in SPANISH_QUARTERS:
         return start, end + 2, f"{number}:{SPANISH_QUARTERS[tuple(after)]:02d}"

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from gector_punct.text.language import language_of
 from gector_punct.text.numbers.readers import is_number_word
-from gector_punct.text.numbers.spans import INSIDE_MARKS, merged, number_spans
+from gector_punct.text.numbers.spans import merged, number_spans, pause
 from gector_punct.text.units import split_edges
 
 TAIL = 4  # words after the last number word that may still belong to it (p m, dollars and fifty cents)
@@ -54,7 +54,7 @@ class NumberHold:
         _, core, trail = split_edges(self.held[-1].text)
         closed = bool(trail) and not (trail == "." and len(core) == 1)  # "P." waits: "M" may follow
         # a number word's comma waits too: the number may go on past it (spans.inside_marks, "mil novecientos,")
-        closed = closed and not (set(trail) <= INSIDE_MARKS and is_number_word(core.lower()))
+        closed = closed and not (pause(trail) and is_number_word(core.lower()))
         if closed or (self.last_number is not None and len(self.held) - 1 - self.last_number >= TAIL):
             return self.finish()
         if self.last_number is not None:

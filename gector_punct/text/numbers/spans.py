@@ -134,14 +134,18 @@ def inside_marks(words: list[str], language: str) -> set[int]:
     chain = runs[:1]
     for run in runs[1:] + [None]:
         trail = edges[chain[-1][1] - 1][2]
-        if run is not None and run[0] == chain[-1][1] and trail and all(mark in INSIDE_MARKS for mark in trail) \
-                and not edges[run[0]][0]:
+        if run is not None and run[0] == chain[-1][1] and pause(trail) and not edges[run[0]][0]:
             chain.append(run)
             continue
         if chain[1:]:
             out |= _marks_inside(chain, cores, language)
         chain = [run]
     return out
+
+
+def pause(trail: str) -> bool:
+    """Whether a word's trailing marks are a pause that may stand inside a number (``INSIDE_MARKS`` alone)."""
+    return bool(trail) and all(mark in INSIDE_MARKS for mark in trail)
 
 
 def _marks_inside(chain: list[tuple[int, int]], cores: list[str], language: str) -> set[int]:
