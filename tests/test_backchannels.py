@@ -139,7 +139,8 @@ def test_cues_never_split_a_sentence_at_a_backchannel(default_en, tmp_path, firs
     """A dialogue line only where the other speaker's sentence ends in that cue, never one that goes on with
     a sentence of the cue before (the issue's ``-for the kids ...`` / ``-Right?``), else left out."""
     from gector_punct import restore_transcript
-    from gector_punct.transcripts.checker import read_cues, violations
+    from gector_punct.transcripts.checked_cues import read_cues
+    from gector_punct.transcripts.checker import violations
     srt = restore_transcript(default_en, interview("right", first, rest)).to_srt()
     (tmp_path / "t.srt").write_text(srt)
     cues = read_cues(str(tmp_path / "t.srt"))

@@ -7,9 +7,8 @@ import pytest
 
 from test_cli import run, test_help_documents_every_flag as help_documents_every_flag
 from gector_punct.text.files import InputError
-from gector_punct.transcripts.checked_cues import speech_of
-from gector_punct.transcripts.checker import (RULES, CheckedCue, Violation, read_cues, rule_counts, summary, timing_ms,
-                                              violations)
+from gector_punct.transcripts.checked_cues import CheckedCue, read_cues, speech_of, timing_ms
+from gector_punct.transcripts.checker import RULES, Violation, rule_counts, summary, violations
 from gector_punct.transcripts.cues import CueBuilder
 from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct.transcripts.formats import FORMATS

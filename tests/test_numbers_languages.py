@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from test_numbers import SPACES, needs_nemo, written
+from test_numbers import needs_nemo, probe_scores, written
 
 from gector_punct.text.numbers.european import NO_BREAK_SPACE
 
@@ -30,15 +30,7 @@ def table(path: str) -> list[list[str]]:
 @needs_nemo
 @pytest.mark.parametrize("path", [TUNED, HELD_ASIDE])
 def test_each_languages_probe_lines_are_written_as_an_editor_writes_them(path):
-    right, total, false_digits, missed = {}, {}, [], []
-    for language, spoken, expected in table(path):
-        out = written(spoken, language).translate(SPACES)
-        right[language] = right.get(language, 0) + (out == expected)
-        total[language] = total.get(language, 0) + 1
-        if out != expected:
-            missed.append(out)
-        if spoken == expected and out != spoken:
-            false_digits.append(out)  # a word that is no quantity (or one an editor keeps) turned into digits
+    right, total, false_digits, missed = probe_scores(table(path))
     assert set(total) == set(LANGUAGES) and all(total[lang] >= 7 for lang in LANGUAGES)
     assert all(right[lang] / total[lang] >= 0.95 for lang in LANGUAGES), right
     assert false_digits == []

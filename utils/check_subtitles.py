@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import InputError
-from gector_punct.transcripts.checked_cues import speech_of
-from gector_punct.transcripts.checker import RULES, read_cues, summary, violations
+from gector_punct.transcripts.checked_cues import read_cues, speech_of
+from gector_punct.transcripts.checker import RULES, summary, violations
 from gector_punct.transcripts.timed_words import check_transcript, read_segments
 from gector_punct.transcripts.transcript_sources import timed_shape
 from gector_punct.transcripts.style import SubtitleStyle

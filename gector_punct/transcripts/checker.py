@@ -1,12 +1,10 @@
 """Subtitle files checked against a style guide: every cue that breaks one of its rules, named.
 
-In: a SubRip or WebVTT file, any program's (``read_cues(path)``: its cues in file order, each a ``CheckedCue``:
-its number, its place in the file from 1; start and end in seconds; its lines as shown, markup removed, so that
-widths are what a viewer reads; each line's speaker from a WebVTT voice tag, ``<v Karen>``, or None), and a
-style (``style.SubtitleStyle``). Out: ``violations(cues, style, language, rules)``, one ``Violation`` (cue
-number, rule, message) per fault, by cue, then in ``RULES`` order; ``rule_counts`` tallies them by rule and
-``summary`` says them in a line (``12 cues, 3 violations (gap: 2, line-end: 1)``). A file that is missing,
-not SubRip or WebVTT, or holds a bad timing line raises ``InputError`` naming its file and line.
+In: a SubRip or WebVTT file's cues, any program's, as ``checked_cues.read_cues(path)`` reads them (each a
+``CheckedCue``: its place in the file, its times, its lines as shown and their speakers, the cue as written),
+and a style (``style.SubtitleStyle``). Out: ``violations(cues, style, language, rules, speech)``, one
+``Violation`` (cue number, rule, message) per fault, by cue, then in ``RULES`` order; ``rule_counts`` tallies
+them by rule and ``summary`` says them in a line (``12 cues, 3 violations (gap: 2, line-end: 1)``).
 
 The rules, each figure from the style: ``line-width`` (a line of more than ``line_chars`` characters, unless
 it is one word), ``lines`` (more than ``max_lines``), ``reading-speed`` (more than ``max_cps`` characters a
@@ -37,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from gector_punct.text.units import split_edges, split_units
-from gector_punct.transcripts.checked_cues import CheckedCue, read_cues, timing_ms  # noqa: F401 (the checker's input)
+from gector_punct.transcripts.checked_cues import CheckedCue
 from gector_punct.transcripts.line_breaks import is_name, is_number, line_end_fault
 from gector_punct.transcripts.style import SubtitleStyle, reading_chars
 

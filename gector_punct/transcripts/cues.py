@@ -154,7 +154,7 @@ def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None):
     """The block's words cut into cues with the fewest faults (a shortest path over the places a cue may
     end): per cue (first word, end, lines, speakers); lines None for a backchannel left out (``optional``
     words: shown as a dialogue line or a cue of their own only where that costs less than ``LEFT_OUT``)."""
-    n, fit = len(words), _Fit(words, style, language)
+    n, fit, limits = len(words), _Fit(words, style, language), _Limits.of(style)
     room, longest = style.max_lines * (style.line_chars + 1), style.max_ms
     cost: list[float] = [0.0] + [float("inf")] * n
     back: list[tuple] = [()] * (n + 1)
@@ -170,7 +170,9 @@ def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None):
             found = fit.layout(i, j, changes)
             if found is None:
                 continue
-            fault = found[0] + end_cost + _timing_fault(words, fit, style, i, j, span_end, found[2])
+            if cost[i] + found[0] + end_cost + CUE >= cost[j]:
+                continue  # no cheaper whatever its timing (every cue costs CUE at least)
+            fault = found[0] + end_cost + _timing_fault(words, fit, limits, i, j, span_end, found[2])
             if changes and 0 < i and words[i - 1].speaker == words[i].speaker and fit.breaks[i] != SENTENCE:
                 fault += TORN_DIALOGUE  # a dialogue line that goes on with a sentence of the cue before
             if cost[i] + fault < cost[j]:
@@ -190,7 +192,24 @@ def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None):
     return cuts[::-1]
 
 
-def _timing_fault(words: list[_Word], fit: _Fit, style: SubtitleStyle, i: int, j: int, span_end: int,
+@dataclass(frozen=True)
+class _Limits:
+    """The style's limits in whole milliseconds, read once a block (the shortest path reads them per cue)."""
+    gap: int
+    close: int  # a gap up to this long past ``gap`` is closed
+    sync: int
+    shortest: int
+    longest: int
+    linger: int
+    cps: float  # characters a millisecond
+
+    @classmethod
+    def of(cls, style: SubtitleStyle) -> _Limits:
+        return cls(style.gap_ms, style.close_ms - style.gap_ms, style.sync_ms, style.min_ms, style.max_ms,
+                   style.linger_ms, style.max_cps / 1000)
+
+
+def _timing_fault(words: list[_Word], fit: _Fit, limits: _Limits, i: int, j: int, span_end: int,
                   chars: int) -> float:
     """The faults of the words ``i`` to ``j`` as one cue besides its layout: each cue's, a one-word cue's, a
     sentence started and not ended, too short to read (as ``CueBuilder._time`` would time it), a gap the
@@ -199,16 +218,16 @@ def _timing_fault(words: list[_Word], fit: _Fit, style: SubtitleStyle, i: int, j
     fault = CUE + (ONE_WORD if j - i == 1 and n > 1 else 0)
     ends_badly = j < n and words[j].speaker == words[j - 1].speaker and fit.breaks[j] != SENTENCE
     fault += HANGING if ends_badly and fit.sentences[j - 1] > fit.sentences[i] else 0
-    reach = span_end + style.linger_ms  # the cue's out-time as _time sets it, chained or cut at the next cue
+    reach = span_end + limits.linger  # the cue's out-time as _time sets it, chained or cut at the next cue
     if j < n:
-        soft = words[j].start - style.gap_ms
-        reach = soft if soft - reach <= style.close_ms - style.gap_ms else min(reach, soft)
-        most = soft + style.sync_ms - words[i].start  # the longest the minimum duration may hold it
+        soft = words[j].start - limits.gap
+        reach = soft if soft - reach <= limits.close else min(reach, soft)
+        most = soft + limits.sync - words[i].start  # the longest the minimum duration may hold it
     else:
         most = reach - words[i].start
     shown = reach - words[i].start
-    fault += SHORT if most < style.min_ms or shown * style.max_cps / 1000 < chars else 0
-    fault += SHORT if j < n and 0 < shown - style.max_ms <= style.close_ms - style.gap_ms else 0  # left open by the cap
+    fault += SHORT if most < limits.shortest or shown * limits.cps < chars else 0
+    fault += SHORT if j < n and 0 < shown - limits.longest <= limits.close else 0  # left open by the cap
     return fault
 
 

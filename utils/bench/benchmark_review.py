@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from benchmark import example_words  # (utils/bench/, this script's folder)
 from benchmark_cli import ROOT, asr_lines, load, timed_child
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
-from gector_punct.transcripts.checker import read_cues, summary, violations
+from gector_punct.transcripts.checked_cues import read_cues
+from gector_punct.transcripts.checker import summary, violations
 from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct_data.script import run_script
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import gector_punct.transcripts.cues as cues_module
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag
 from gector_punct.text.files import read_lines
-from gector_punct.transcripts.checker import read_cues, violations
+from gector_punct.transcripts.checked_cues import read_cues
+from gector_punct.transcripts.checker import violations
 from gector_punct.transcripts.line_breaks import BEFORE_LINK, CLAUSE, PLAIN
 from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct.transcripts.formats import FORMATS

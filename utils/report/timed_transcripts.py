@@ -32,8 +32,8 @@ from gector_punct.scoring.metrics import labels_from_files, score
 from gector_punct.text.files import read_lines
 from gector_punct.text.sentences import ends_sentence_after
 from gector_punct.text.tags import make_source
-from gector_punct.transcripts.checked_cues import speech_of
-from gector_punct.transcripts.checker import read_cues, violations
+from gector_punct.transcripts.checked_cues import read_cues, speech_of
+from gector_punct.transcripts.checker import violations
 from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct_data.script import run_script
 
