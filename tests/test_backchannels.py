@@ -236,3 +236,29 @@ def test_placing_keeps_the_order_where_no_sentence_ends_and_says_a_bad_mode_whol
     with pytest.raises(ValueError) as err:
         list(placed(pairs, "hide"))
     assert str(err.value) == "unknown backchannels mode 'hide' (one of keep, drop)"
+
+
+def test_a_backchannel_never_opens_a_cue_of_the_next_sentence():
+    """Said over a sentence that ends in a full two-line cue, ``Mm-hmm`` was paired with the speaker's next
+    sentence (``-Mm-hmm.`` / ``-At&t sent me ...``): it belongs to the sentence it interrupted, or to none."""
+    from gector_punct.transcripts.cues import CueBuilder
+    said = ("So we went to the store last week, and then we bought some fresh bread for the kids, and it was "
+            "really good.").split()
+    builder, cues, t = CueBuilder(), [], 0.0
+    for word in said:
+        cues += builder.add(t, t + 0.3, word, A)
+        t += 0.35
+    cues += builder.add(t - 2.0, t - 1.7, "Mm-hmm.", B, optional=True)  # said over "kids", shown after "good."
+    for word in "At&t sent me a text.".split():
+        cues += builder.add(t, t + 0.3, word, A)
+        t += 0.35
+    cues += builder.finish()
+    assert not any(cue.lines[0].startswith("-Mm-hmm") for cue in cues), cues
+
+
+def test_a_turn_that_opens_under_a_listeners_token_is_no_backchannel():
+    """The report's case: ``the lhc`` (B) ``and i`` (A, starting a turn) ``okay`` (B, over A) ``promised`` (A):
+    ``and i`` looked like a short turn between two of B's words; the token is B's backchannel, A's turn goes on."""
+    words = timed([(B, "to the lhc", 0.0), (A, "and i", 0.8), (B, "okay", -0.3), (A, "promised to come back", -0.1)])
+    list(marked_backchannels([Segment({}, words)]))
+    assert [w.text for w in words if w.backchannel] == ["okay"]

@@ -111,8 +111,10 @@ class _Marker:
         self.previous, self.run = run[-1], []
         if word.speaker != anchor.speaker or word.start - anchor.end >= PAUSE:
             return
-        over = run[0].start < anchor.end or run[-1].end > word.start
-        if over or said_by_a_listener([w.text for w in run]):
+        listener = said_by_a_listener([w.text for w in run])
+        if not listener and is_listener_token(word.text):
+            return  # the word that ends it is likelier the listener's: "and I" (A) "okay" (B) "promised" (A)
+        if listener or run[0].start < anchor.end or run[-1].end > word.start:  # a listener's, or said over
             for w in run:
                 w.backchannel = True
             self.previous = anchor

@@ -168,8 +168,8 @@ def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None):
             if j - i > 1 and (len(changes) > 1 or span_end - words[i].start > longest or fit.width(i, j) > room):
                 break
             found = fit.layout(i, j, changes)
-            if found is None:
-                continue
+            if found is None or (words[i].optional and not words[j - 1].optional):
+                continue  # (a backchannel ends the cue of the sentence it interrupts; it opens none)
             if cost[i] + found[0] + end_cost + CUE >= cost[j]:
                 continue  # no cheaper whatever its timing (every cue costs CUE at least)
             fault = found[0] + end_cost + _timing_fault(words, fit, limits, i, j, span_end, found[2])
