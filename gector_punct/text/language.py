@@ -1,7 +1,7 @@
 """Which language a line is in, for the conventions the line rules apply by language (English's question
 rules, French spacing, Spanish ``¿``, German nouns).
 
-In: a line's words. Out: ``language_of(words)`` (``guess_language(line_cores(words))``), one of ``LANGUAGES``
+In: a line's words. Out: ``language_of(words)`` (``language_of_start``: an input's first words) (``guess_language(line_cores(words))``), one of ``LANGUAGES``
 or None when the line does not say. The guess is py3langid's (langid.py's naive Bayes model over byte n-grams,
 shipped in the package: numpy only, no download; loaded once, on the first guess), not lists of marker words:
 a word shared by several languages (Italian and Spanish ``tiene``) or a loan word (``ok``, ``weekend``)
@@ -16,6 +16,8 @@ import functools
 import lzma
 import os
 import shutil
+from collections.abc import Iterable
+from itertools import islice
 
 import numpy as np
 
@@ -23,6 +25,7 @@ from gector_punct.text.files import atomic_write, cache_root
 from gector_punct.text.units import split_edges
 
 LANGUAGES = ("en", "fr", "es", "it", "de")
+START_WORDS = 200  # the words an input's language is guessed from (``language_of_start``): a file, a transcript
 # The likeliest language must be this many times as likely as the next for the line to count as its.
 MARGIN = 3.0
 
@@ -86,3 +89,8 @@ def guess_language(cores: tuple[str, ...] | list[str]) -> str | None:
 def language_of(words: list[str]) -> str | None:
     """A line's language from its words as written or tagged (``guess_language`` of ``line_cores``)."""
     return guess_language(line_cores(words))
+
+
+def language_of_start(words: Iterable[str]) -> str | None:
+    """A whole input's language, from its first ``START_WORDS`` words (``language_of``)."""
+    return language_of(list(islice(words, START_WORDS)))

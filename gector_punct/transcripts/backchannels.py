@@ -4,12 +4,13 @@
 ``marked_backchannels(segments)``: in, a transcript's segments in order (``timed_words.Segment``); out, the same
 segments, each word's ``speaker`` carried over from the word before where it has none inside a diarised
 transcript (a word the diariser left unlabelled belongs to the turn it is in; after a short turn that may be a
-backchannel, to the turn that goes on), and ``backchannel`` set on the
-words of each short turn that is one: at most ``WORDS`` words said within ``SECONDS``, between two words of
-one other speaker that follow each other within ``PAUSE`` (the other speaker keeps the floor), and either said
-over that speaker's words (it starts before the word before it ends, or ends after the word after it starts)
-or made of a listener's tokens alone (``speech.BACKCHANNELS``, ``BACKCHANNEL_PHRASES``). Segments are held while a turn may still be one
-(a few words at most).
+backchannel, to the side of the two that is not saying a listener's token), and ``backchannel`` set on the
+words of each short turn that is one: at most ``WORDS`` words said within ``SECONDS``, between two words of one
+other speaker that follow each other within ``PAUSE`` (the other speaker keeps the floor), and either said over
+that speaker's words (it starts before the word before it ends, or ends after the word after it starts) or made
+of a listener's tokens alone (``speech.BACKCHANNELS``, ``BACKCHANNEL_PHRASES``); where the word that ends such a
+turn is itself a listener's token and the turn is not, that word is the likelier backchannel. Segments are held
+while a turn may still be one (a few words at most).
 
 ``placed(words, mode, within_ms)``: in, written words ``(TimedWord, text)`` in transcript order; out, the words
 as the subtitle and text writers show them: under ``drop`` without the backchannels; under ``keep`` each

@@ -83,7 +83,8 @@ def read_cues(path: str) -> list[CheckedCue]:
 
 
 def _opens_with_header(path: str) -> bool:
-    return next((text.strip().lstrip("\ufeff") for _, text in read_lines(path) if text.strip()), "").startswith("WEBVTT")
+    first = next((text.strip().lstrip("\ufeff") for _, text in read_lines(path) if text.strip()), "")
+    return first.startswith("WEBVTT")
 
 
 def _not_subtitles(path: str) -> str:

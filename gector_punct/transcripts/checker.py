@@ -17,7 +17,7 @@ the one before ends, or ending before it starts), ``line-end`` (a line ending wi
 and end counting as silence), ``dialogue`` (a cue whose lines open with ``-`` has each line so and at most two;
 a cue of two voices is such a cue, one line a voice). On the cue as written: ``empty`` (no text),
 ``numbering`` (SubRip's cue numbers 1, 2, 3 ... in order, none twice), ``timestamp`` (SubRip's
-``00:00:01,000``, WebVTT's ``00:00:01.000``), ``tags`` (a paired tag, ``<i>``, ``<b>`` ..., closed in the cue
+``00:00:01,000``; WebVTT's reader refuses any other form itself), ``tags`` (a paired tag, ``<i>``, ``<b>`` ..., closed in the cue
 that opens it; a voice may stay open); on its words: ``name-split`` (two capitalised words of a name on two
 lines), ``number-split`` (a number's words on two lines or cues: ``one hundred and`` / ``fifty``). With the
 words' times (``speech``): ``sync`` (an in-time more than ``sync_frames`` from its first word's start; an
@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from gector_punct.text.units import split_edges, split_units
 from gector_punct.transcripts.checked_cues import CheckedCue
+from gector_punct.transcripts.formats import FORMATS
 from gector_punct.transcripts.line_breaks import is_name, is_number, line_end_fault
 from gector_punct.transcripts.style import SubtitleStyle, reading_chars
 
@@ -43,8 +44,7 @@ RULES = ("line-width", "lines", "reading-speed", "too-short", "too-long", "gap",
          "line-end", "one-word", "dialogue", "empty", "numbering", "timestamp", "tags", "name-split", "number-split",
          "sync")
 DIALOGUE_LINES = 2  # a dialogue cue: two speakers, a line each
-TIMESTAMPS = {"srt": re.compile(r"\d{2}:\d{2}:\d{2},\d{3}$"), "vtt": re.compile(r"(\d{2,}:)?\d{2}:\d{2}\.\d{3}$")}
-TIMESTAMP_FORMS = {"srt": "00:00:01,000 (a comma before three digits)", "vtt": "00:00:01.000 (a period before three digits)"}
+SUBRIP_TIME = re.compile(r"\d{2}:\d{2}:\d{2},\d{3}$")  # SubRip's one form (its reader takes "." and fewer digits)
 _TAG = re.compile(r"<(/?)([A-Za-z]+)[^>]*>")  # a tag opened or closed: <i>, </i>, <font color=...>
 PAIRED_TAGS = frozenset("i b u s c lang ruby rt font".split())  # each opened in a cue is closed in it (not <v>)
 @dataclass(frozen=True)
@@ -194,11 +194,12 @@ def _numbering(p: _Place) -> list[str]:
 
 
 def _timestamp(p: _Place) -> list[str]:
-    if not p.cue.head:
+    """SubRip's times as SubRip writes them (WebVTT's reader already refuses any other form)."""
+    if p.cue.fmt != "srt" or not p.cue.head:
         return []
     times = [part.split()[0] if part.split() else "" for part in p.cue.head[-1].split("-->")[:2]]
-    wrong = [time for time in times if not TIMESTAMPS[p.cue.fmt].match(time)]
-    return [f"time {time!r} is not written as {TIMESTAMP_FORMS[p.cue.fmt]}" for time in wrong]
+    return [f"time {time!r} is not written as {FORMATS['srt'].timestamp(1)} (a comma before three digits)"
+            for time in times if not SUBRIP_TIME.match(time)]
 
 
 def _tags(p: _Place) -> list[str]:

@@ -1,22 +1,25 @@
 """Subtitle cues built to a style guide from restored, timed words (their speakers included).
 
-In: each written word in order, ``CueBuilder.add(start, end, text, speaker)`` (seconds); out: the cues it
+In: each written word in order, ``CueBuilder.add(start, end, text, speaker, optional)`` (seconds); out: the cues it
 completes, then ``finish()`` the rest, each a ``Cue`` (start and end in seconds, whole milliseconds; its lines;
 each line's speaker). The style's limits (``style.SubtitleStyle``) hold for every cue:
 
-* Times never go back: a word starts no earlier than the word before and ends no earlier than it starts.
-  A cue starts with its first word (later only where the cue before still shows) and stays as long as its
-  characters need at ``max_cps`` and at least ``min_duration``, into the silence after its words up to
-  ``linger``, at most ``max_duration``; it ends ``gap_frames`` before the next cue, and a gap of up to
-  ``close_frames`` is closed to that. Where speech is too fast for that, the next cue waits: a cue may start
-  after its first word is said, never overlap the one before.
+* Times are steadied first (``speech_times.SteadyTimes``: never back, strays put back, a word said for too
+  long cut, one speaker's words never overlapping). A cue starts with its first word, at most ``sync_frames``
+  later (where the cue before still shows), and stays as long as its characters need at ``max_cps`` and at
+  least ``min_duration``, into the silence after its words up to ``linger``, at most ``max_duration``; it ends
+  ``gap_frames`` before the next cue, and a gap of up to ``close_frames`` is closed to that. Where speech is
+  too fast for that, the cue ends short (``sync_frames`` into the next one's speech at most): nothing delays
+  the cues after it, and none overlaps the one before.
 * The words of a silence of ``pause`` seconds or more never share a cue. Between such silences the cues are
   chosen together (``_chosen``: fewest faults first): at most ``max_lines`` lines of ``line_chars``, one
   speaker a cue, or two in a dialogue cue of one line each opening with ``-``; a cue ends at a sentence end,
   a change of speaker or a clause mark where the limits allow, never after an article, a preposition or a
   possessive (``line_breaks``), and holds one word only where that word stands alone between silences; its
   lines break where ``line_breaks.break_cost`` is lowest, balanced or bottom-heavy. A word that alone is wider
-  than a line is a cue of its own; one said for longer than a cue may last is cut to ``max_duration``.
+  than a line is a cue of its own; one said for longer than a cue may last is cut to ``max_duration``. A
+  backchannel (``optional``: ``add(..., optional=True)``) only ends a cue, as a dialogue line after the
+  sentence it interrupted or a cue of its own, and is left out where either costs more than ``LEFT_OUT``.
 
 The builder holds the words since the last silence, at most ``BLOCK`` of them (it then commits the cues
 before the last ``TAIL`` words), so its memory is bounded on any transcript.
@@ -26,10 +29,10 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from gector_punct.transcripts.speech_times import SteadyTimes
-from gector_punct.transcripts.line_breaks import BEFORE_LINK, CLAUSE, NEVER, PLAIN, SENTENCE, break_cost
-from gector_punct.transcripts.style import SubtitleStyle, reading_chars
 from gector_punct.prediction.streaming import caption_text
+from gector_punct.transcripts.line_breaks import BEFORE_LINK, CLAUSE, NEVER, PLAIN, SENTENCE, break_cost
+from gector_punct.transcripts.speech_times import SteadyTimes
+from gector_punct.transcripts.style import SubtitleStyle, reading_chars
 
 BLOCK, TAIL = 300, 80  # words held at most between silences; words left to choose again after a commit
 END_COST = {SENTENCE: 0, CLAUSE: 3, BEFORE_LINK: 6, PLAIN: 8, NEVER: 40}  # a cue ending at a break of this cost
@@ -70,10 +73,10 @@ class _Span:
 class CueBuilder:
     def __init__(self, style: SubtitleStyle | None = None, language: str | None = "en"):
         self.style, self.language = style or SubtitleStyle(), language
-        self.times = SteadyTimes()  # the words' times made steady (speech_times), a word behind
+        self.times = SteadyTimes()  # the words' times made steady (speech_times), LOOKAHEAD words behind
         self.block: list[_Word] = []  # the words since the last silence that are in no cue yet
         self.spans: list[_Span] = []  # chosen cues waiting for the next one's start (their timing needs it)
-        self.latest = (0, 0)  # the newest word's start and the latest end so far (ms)
+        self.latest_end = 0  # the latest end of a word so far (ms): a silence after it ends the block
         self.shown_until: int | None = None  # the end of the last cue given out
 
     def add(self, start: float, end: float, text: str, speaker: str | None = None, optional: bool = False
@@ -89,11 +92,11 @@ class CueBuilder:
         return self._timed(final=True)
 
     def _add(self, begin: int, word_end: int, text: str, speaker: str | None, optional: bool) -> None:
-        if self.block and begin - self.latest[1] >= self.style.pause_ms:
+        if self.block and begin - self.latest_end >= self.style.pause_ms:
             self._choose()
         space = caption_text([text], self.block[-1].text).startswith(" ") if self.block else False
         self.block.append(_Word(begin, word_end, text, speaker, space, optional))
-        self.latest = (begin, max(self.latest[1], word_end))
+        self.latest_end = max(self.latest_end, word_end)
         if len(self.block) >= BLOCK:
             self._choose(upto=len(self.block) - TAIL)
 
@@ -128,8 +131,9 @@ class CueBuilder:
 
     def _time(self, span: _Span, following: int | None) -> Cue:
         """A chosen cue's times: from its first word (later only while the cue before shows, which ends
-        ``sync_ms`` into this one's speech at the latest) to its last word's end and the linger after it, longer
-        where the minimum duration or the reading speed need it, shorter where the next cue's speech starts; chained to the next over a short gap; at most ``max_ms``."""
+        ``sync_ms`` into this one's speech at the latest) to its last word's end and the linger after it,
+        longer where the minimum duration or the reading speed need it, shorter where the next cue's speech
+        starts; chained to the next over a short gap; at most ``max_ms``."""
         style = self.style
         start = span.start if self.shown_until is None else max(span.start, self.shown_until + style.gap_ms)
         spoken = span.end + style.linger_ms  # the out-time, unless the next cue, the minimum or chaining move it
@@ -155,7 +159,7 @@ def _chosen(words: list[_Word], style: SubtitleStyle, language: str | None):
     end): per cue (first word, end, lines, speakers); lines None for a backchannel left out (``optional``
     words: shown as a dialogue line or a cue of their own only where that costs less than ``LEFT_OUT``)."""
     n, fit, limits = len(words), _Fit(words, style, language), _Limits.of(style)
-    room, longest = style.max_lines * (style.line_chars + 1), style.max_ms
+    room, longest = style.max_lines * (style.line_chars + 1), limits.longest
     cost: list[float] = [0.0] + [float("inf")] * n
     back: list[tuple] = [()] * (n + 1)
     for j in range(1, n + 1):

@@ -4,8 +4,8 @@ prefers the best place) and the checker (which reports a line that ends where it
 ``line_end_fault(word, language, following) -> str | None``: why a line (or a cue) must not end with the
 written ``word`` (an ``article``, a ``preposition``, a ``conjunction``, a ``possessive``, a ``subject pronoun``,
 an ``auxiliary`` (``had``, ``was``, ``will``, ``don't``: a verb and its auxiliary stay together) or a
-``negation`` (``not``) with no mark after it; a noun's ``'s`` possessive may end one before a conjunction: *our children's / and
-grandchildren's*), None where it may. The word lists are English's (Netflix's and the BBC's rules name
+``negation`` (``not``) with no mark after it; a noun's ``'s`` possessive may end one before a conjunction:
+*our children's / and grandchildren's*), None where it may. The word lists are English's (Netflix's and the BBC's rules name
 English words); in another language only marks say where to break, so no word is a fault.
 
 ``break_cost(left, right, language) -> int``: how good a break between two written words is, the lower the

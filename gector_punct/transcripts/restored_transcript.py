@@ -19,25 +19,19 @@ import io
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from gector_punct.text.language import language_of
+from gector_punct.text.language import language_of_start
 from gector_punct.transcripts.formats import FORMATS
 from gector_punct.transcripts.restoring import written_segments
 from gector_punct.transcripts.style import SubtitleStyle
 from gector_punct.transcripts.timed_words import Segment, TimedWord, read_segments
 from gector_punct.transcripts.transcript_sources import TranscriptSource, ValueSource
 
-LANGUAGE_WORDS = 200  # the first words, read for the transcript's language when its file does not say
 TIMED_WRITERS = ("json", "srt", "vtt", "text")  # the formats a word-timed transcript is written in
 
 
 def transcript_language(source: TranscriptSource) -> str | None:
-    """The transcript's language, guessed from its first words as recognised (``language_of``)."""
-    texts = []
-    for segment in read_segments(source):
-        texts.extend(word.text for word in segment.words if word.text)
-        if len(texts) >= LANGUAGE_WORDS:
-            break
-    return language_of(texts[:LANGUAGE_WORDS])
+    """The transcript's language, guessed from its first words as recognised (``language_of_start``)."""
+    return language_of_start(word.text for segment in read_segments(source) for word in segment.words if word.text)
 
 
 def write_transcript(fmt: str, restored: Iterable[tuple[Segment, list]], source: TranscriptSource, top: dict, out,

@@ -18,13 +18,13 @@ transcript belongs to the turn it is in.
 ``written_segments`` pairs each segment's words with their results, merging a number's words into one timed
 word as the punctuator's numbers setting says (``--numbers digits``: ``twenty five dollars`` -> ``$25``, from
 the first word's start to the last's end, its confidence and the recogniser's score their lowest, the first
-word's speaker); a number never spans two segments: what every writer (``writers``) writes.
+word's speaker); a number never spans two segments: what every writer (``formats``) writes.
 """
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 
 from gector_punct.prediction.restored import RestoredWord, merged_restored, restored_word
 from gector_punct.prediction.streaming import StreamingPunctuator

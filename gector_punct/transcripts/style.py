@@ -5,7 +5,8 @@
 lines of 42 characters, 20 characters a second, from 5/6 s to 7 s a cue, 2 frames at 24 fps between cues
 (gaps of up to 12 frames closed to 2, as Netflix's timing guidelines chain them), up to half a second (12
 frames) shown past the end of speech, a cue's in-time within 3 frames of its first word's speech (Netflix's QC
-tolerance), and no cue across a pause of 2 s. Times are whole milliseconds, as SubRip and WebVTT write them: ``*_ms`` give each limit so.
+tolerance), and no cue across a pause of 2 s. Times are whole milliseconds, as SubRip and WebVTT write them:
+``*_ms`` give each limit so.
 """
 from __future__ import annotations
 

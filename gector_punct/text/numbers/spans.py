@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import islice
 from typing import TypeVar
 
-from gector_punct.text.language import language_of
+from gector_punct.text.language import language_of, language_of_start
 from gector_punct.text.numbers.english import require_english
+from gector_punct.text.numbers.european import EUROPEAN
 from gector_punct.text.numbers.readers import numbers_read, reader
 from gector_punct.text.units import split_edges
 
@@ -34,7 +34,6 @@ NUMBERS_HELP = ("how spoken numbers are written: words = as the recogniser wrote
 
 T = TypeVar("T")
 INSIDE_MARKS = frozenset(",;")  # the pauses a restoration may put inside a spoken number; others (. ? : -) say more
-LANGUAGE_WORDS = 200  # the first words of an input read for its language (``file_language``)
 
 
 @dataclass(frozen=True)
@@ -57,20 +56,20 @@ def numbers_available(mode: str, language: str | None = None) -> str:
     what to install. text2num, which reads French, Spanish, German and Italian, is a dependency; nemo is asked
     for only where the input is English or its language is not known (None). An English line met later
     without nemo stays as spoken, with one note on stderr (``english.read_english``)."""
-    if checked(mode) != "words" and language not in ("fr", "es", "de", "it"):
+    if checked(mode) != "words" and language not in EUROPEAN:
         require_english()
     return mode
 
 
 def file_language(path: str) -> str | None:
-    """The language of a text or subtitle file's first ``LANGUAGE_WORDS`` words (a cue's number and timing
-    line are no words to ``language.language_of``), its guess; None for stdin (``-``), a file that cannot be
-    read, or words that say no language."""
+    """The language of a text or subtitle file's first words (``language.language_of_start``: a cue's number and
+    timing line are no words to it); None for stdin (``-``), a file that cannot be read, or words that say no
+    language."""
     if path == "-":
         return None
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            return language_of(list(islice((word for line in f for word in line.split()), LANGUAGE_WORDS)))
+            return language_of_start(word for line in f for word in line.split())
     except OSError:
         return None
 
@@ -163,7 +162,7 @@ def _marks_inside(chain: list[tuple[int, int]], cores: list[str], language: str)
 
 
 def _without_marks(words: list[str], marks: set[int]) -> list[str]:
-    return [split_edges(word)[0] + split_edges(word)[1] if k in marks else word for k, word in enumerate(words)]
+    return ["".join(split_edges(word)[:2]) if k in marks else word for k, word in enumerate(words)]
 
 
 def _spans(words: list[str], read, mode: str) -> list[NumberSpan]:
