@@ -5,7 +5,8 @@ import json
 import pytest
 
 from gector_punct import Punctuator
-from gector_punct.prediction.confidence import AT, CALIBRATION_FILE, FEATURES, KINDS, decision_kind, read_calibration
+from gector_punct.prediction.confidence import (AT, CALIBRATION_FILE, FEATURES, FORMAT, KINDS, decision_kind,
+                                                read_calibration)
 from gector_punct.text.tags import Tag
 
 
@@ -24,11 +25,11 @@ def test_the_top_probability_comes_before_the_second():
 
 
 def test_a_calibration_of_another_format_or_features_is_refused(tmp_path):
-    good = {"format": "gector-punct-confidence/3", "features": list(FEATURES),
+    good = {"format": FORMAT, "features": list(FEATURES),
             "weights": {kind: [0.0] * (len(FEATURES) + 1) for kind in KINDS}, "review_thresholds": [0.1, 0.5]}
     (tmp_path / CALIBRATION_FILE).write_text(json.dumps(good))
     assert read_calibration(str(tmp_path)).review_thresholds == (0.1, 0.5)
-    for bad in ({**good, "format": "gector-punct-confidence/2"}, {**good, "features": list(FEATURES)[::-1]}):
+    for bad in ({**good, "format": "gector-punct-confidence/3"}, {**good, "features": list(FEATURES)[::-1]}):
         (tmp_path / CALIBRATION_FILE).write_text(json.dumps(bad))
-        with pytest.raises(ValueError, match="not a gector-punct-confidence/3 file"):
+        with pytest.raises(ValueError, match=f"not a {FORMAT} file"):
             read_calibration(str(tmp_path))

@@ -126,9 +126,9 @@ def test_an_ensemble_averages_its_members_probabilities(random_editor):
     alone = [Punctuator([model], device="cpu") for model in pair.models]
     words = [["so", "we", "went", "home"], ["ok", "then"]]
     got, members = pair.probabilities(words), [p.probabilities(words) for p in alone]
-    for head, table in got.items():
-        assert np.allclose(table, (members[0][head] + members[1][head]) / 2)
-        assert not np.allclose(table, members[0][head])
+    for head, table in members[0].items():
+        assert np.allclose(got[head], (table + members[1][head]) / 2)
+        assert not np.allclose(got[head], table)
 
 
 def test_a_part_ends_after_the_batch_that_reaches_its_size(random_editor, monkeypatch):

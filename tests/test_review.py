@@ -13,8 +13,9 @@ from test_cli import run
 from gector_punct import Punctuator
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
 from gector_punct.prediction.confidence import FORMAT as CONFIDENCE_FORMAT
-from gector_punct.prediction.confidence import (CALIBRATION_FILE, FEATURES, KINDS, Calibration, read_calibration,
+from gector_punct.prediction.confidence import (AT, CALIBRATION_FILE, FEATURES, KINDS, Calibration, read_calibration,
                                                 unit_features)
+from gector_punct.prediction.decoding import mean_probabilities
 from gector_punct.prediction.loading import ModelLoadError, load_punctuator
 from gector_punct.prediction.restored import RestoredLine, RestoredWord
 from gector_punct.prediction.settings import PredictionSettings
@@ -140,6 +141,29 @@ def test_features_read_the_decided_labels_in_the_context_the_tags_give(default_e
     assert [KINDS[int(k)] for k in features[:, -1]] == ["period", "keep"]
     (open_features,) = unit_features([["yes", "we"]], probabilities, names, [[Tag(), Tag(case=capital)]])
     assert open_features[1, at["case"]] == pytest.approx(logit(0.4), abs=1e-3)  # no mark before it
+
+
+def test_an_ensembles_features_read_each_members_view_of_the_decision(default_en):
+    """Two members that disagree on a word's mark: the features hold the least and the surest member's
+    probability of the label decided, that their likeliest labels differ and how far apart their sentence ends
+    are; where they agree the split is 0; one model's features repeat its own probabilities."""
+    names = default_en.names
+    keep = {CASE_HEAD.name: {c: {"$KEEP": 1.0} for c in range(4)}}
+    sure = [{PUNCT_HEAD.name: {"$APPEND_.": 0.9, "$KEEP": 0.1}, **keep}, {PUNCT_HEAD.name: {"$KEEP": 1.0}, **keep}]
+    unsure = [{PUNCT_HEAD.name: {"$APPEND_.": 0.2, "$KEEP": 0.8}, **keep}, {PUNCT_HEAD.name: {"$KEEP": 1.0}, **keep}]
+    members = [scripted_probabilities(names, rows) for rows in (sure, unsure)]
+    probabilities = mean_probabilities(members)
+    tags = [[Tag(append="."), Tag()]]
+    (features,) = unit_features([["yes", "we"]], probabilities, names, tags)
+    logit = lambda p: np.log(p / (1 - p))  # noqa: E731
+    assert features[0, AT["punct"]] == pytest.approx(logit(0.55), abs=1e-4)  # the mean decides
+    assert features[0, AT["punct_low"]] == pytest.approx(logit(0.2), abs=1e-4)
+    assert features[0, AT["punct_high"]] == pytest.approx(logit(0.9), abs=1e-4)
+    assert features[0, AT["boundary_spread"]] == pytest.approx(0.7, abs=1e-4)
+    assert list(features[:, AT["members_split"]]) == [1, 0]
+    (alone,) = unit_features([["yes", "we"]], members[0], names, tags)
+    assert alone[0, AT["punct_low"]] == alone[0, AT["punct_high"]] == alone[0, AT["punct"]]
+    assert list(alone[:, AT["members_split"]]) == [0, 0] and list(alone[:, AT["boundary_spread"]]) == [0, 0]
 
 
 def test_the_least_confident_words_hold_most_of_the_errors(default_en):

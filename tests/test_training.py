@@ -12,11 +12,12 @@ from gector_punct.model.windows import START_TOKEN, collate
 from gector_punct.scoring.evaluation import evaluate_instances
 from gector_punct.model.tagger import DecodeConfig, Seq2Labels
 from gector_punct.prediction.punctuator import Punctuator
+from gector_punct.prediction.decoding import member_tables
 from gector_punct.text.sentences import split_sentences
 from gector_punct.dataset.reader import DatasetReader, word_labels
 from gector_punct.text.tags import CASE_UNKNOWN, Tag
 from gector_punct.training.trainer import TrainOptions, Trainer, parameter_groups, train
-from gector_punct.model.vocabulary import HEADS, PUNCT_HEAD, Vocabulary
+from gector_punct.model.vocabulary import CASE_HEAD, HEADS, PUNCT_HEAD, Vocabulary
 
 
 def dev_f1(punctuator, dev_pairs):
@@ -82,9 +83,11 @@ def test_ensemble_joins_models_by_label_name(trained_tiny, learnable_data, tmp_p
     mixed = Punctuator.load([trained_tiny["dir"], str(tmp_path / "permuted")], device="cpu")
     words = [line.split() for line in lines[:10]]
     a, b = single.probabilities(words), mixed.probabilities(words)
-    assert a.keys() == b.keys()
-    for head in a:
+    for head in (h.name for h in HEADS):
         assert a[head].shape == b[head].shape and np.allclose(a[head], b[head], atol=1e-6)
+    for head in (PUNCT_HEAD.name, CASE_HEAD.name):  # each member's own table, in the ensemble's columns
+        members = member_tables(b, head)
+        assert members.shape == (2, *a[head].shape) and np.allclose(members, a[head][None], atol=1e-6)
     assert mixed.predict(lines) == single.predict(lines)
 
 

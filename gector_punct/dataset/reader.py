@@ -25,6 +25,11 @@ Audio (UniPunc): a tagged file ``X`` with a file ``X.audio`` beside it (written 
 line i: the audio of line i, or empty) gives each instance its ``audio``; so does a ``.jsonl`` file of
 UniPunc-style records ``{"audio": path | "path:offset:frames" | null, "tgt_text": "..."}``, read directly
 (the source is ``make_source(tgt_text)``). ``origin`` (``file:line``) names the line in audio errors.
+
+ASR-like noise (``with_asr_noise(instances, AsrNoise)``, training lines only): the instances, then the noised
+copies of a share of them (``asr_noise.noised_copy``: words swapped, dropped and inserted as a recogniser
+does, tags made again from the noised target), each copy's ``origin`` ending `` (noised)``; a copy keeps
+its line's tasks and audio (the same speech, misheard).
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from gector_punct.audio.waves import AudioSpec, read_audio_list, read_jsonl
+from gector_punct.dataset.asr_noise import AsrNoise, noised_copy
 from gector_punct.model.windows import TextEncoder, Window
 from gector_punct.text.files import InputError, read_lines
 from gector_punct.text.tags import (CASE_UNKNOWN, KEEP, START_CONTEXT, Tag, looks_cased, make_source,
@@ -108,6 +114,15 @@ class DatasetReader:
         """Comma-separated files -> {path: its instances}, each file with its own tasks, read once however
         often it is named (a caller that weights a file by naming it twice repeats it itself)."""
         return {path: self.read(path) for path in paths.split(",")}
+
+    @staticmethod
+    def with_asr_noise(instances: list[Instance], noise: AsrNoise) -> list[Instance]:
+        """The instances, then the ASR-like noised copies of those in the noise's share (``asr_noise``: the
+        same copies wherever the same lines are noised with the same settings); with the noise off (share
+        0) the same list."""
+        if not noise.on:
+            return instances
+        return instances + [c for c in (noised_copy(i, noise) for i in instances) if c is not None]
 
     def tagged_instances(self, path: str) -> Iterator[tuple[int, Instance]]:
         """``(line number, instance)`` of each non-empty line of a tagged file, read one line at a time (no

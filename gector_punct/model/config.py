@@ -3,10 +3,11 @@
 ``ModelConfig`` (every setting of a tagger) with ``DecodeConfig`` (its decoding defaults) are saved flat in a
 model folder's ``config.json`` (``AcousticConfig``, an audio model's acoustic part, as one nested object)
 together with how the folder stores its weights (``WeightStorage``); ``read_config(folder) -> (ModelConfig,
-WeightStorage)``, ``write_config``, ``store_decode_defaults`` and ``store_engine_precision`` are the only
-readers and writers of that file. A folder that cannot be read raises ``ModelFolderError``, naming it.
-An ensemble folder holds ``ensemble.json`` instead (``EnsembleConfig``: member model folders, relative to it,
-and the ensemble's own decoding defaults); ``model_folders(paths)`` expands ensemble folders into their members.
+WeightStorage)``, ``write_config``, ``store_decode_defaults``, ``store_engine_precision`` and
+``store_window_views`` are the only readers and writers of that file. A folder that cannot be read raises
+``ModelFolderError``, naming it. An ensemble folder holds ``ensemble.json`` instead (``EnsembleConfig``: member
+model folders, relative to it, and the ensemble's own decoding defaults, engine precision and window views);
+``model_folders(paths)`` expands ensemble folders into their members.
 """
 from __future__ import annotations
 
@@ -31,6 +32,13 @@ WEIGHTS = "model.safetensors"  # a model folder's weights file
 
 class ModelFolderError(ValueError):
     """A model folder that cannot be read (missing, truncated or foreign files); the message names it."""
+
+
+def check_window_views(views, origin: str) -> None:
+    """``views`` as a stored ``window_views`` must be (a whole number, at least 1), else ValueError naming
+    ``origin``."""
+    if not isinstance(views, int) or isinstance(views, bool) or views < 1:
+        raise ValueError(f"{origin} {views!r}: a whole number, at least 1")
 
 
 @contextmanager
@@ -133,7 +141,9 @@ class ModelConfig:
     ``engine_precision``: the precision the ONNX engine runs the model in (``ENGINE_PRECISIONS``): the fastest
     that keeps the model's dev F1 (``utils/report/choose_precision.py``): ``int8`` or ``int8-attention`` (dynamic int8
     weights in more or fewer of the encoder's matrix products), else ``float32``; the torch engine always runs
-    float32."""
+    float32. ``window_views``: prediction's default of ``PredictionSettings.window_views`` (in how many windows
+    each word of a long line is predicted, averaged; training always windows with 1), chosen where averaging
+    gains on dev (``utils/report/window_views.py``)."""
 
     transformer_model: str = DEFAULT_ENCODER
     encoder_config: dict | None = None
@@ -149,6 +159,7 @@ class ModelConfig:
     case_context: bool = False
     switches: tuple[str, ...] = ()
     engine_precision: str = "float32"
+    window_views: int = 1
     decode: DecodeConfig = field(default_factory=DecodeConfig)
 
     def __post_init__(self):
@@ -160,14 +171,16 @@ class ModelConfig:
             raise ValueError(f"switches {list(self.switches)}: each one of {', '.join(TASKS)}, once")
         if self.engine_precision not in ENGINE_PRECISIONS:
             raise ValueError(f"engine_precision {self.engine_precision!r}: one of {', '.join(ENGINE_PRECISIONS)}")
+        check_window_views(self.window_views, "window_views")
         if self.encoder_layers is not None and self.encoder_layers < 1:
             raise ValueError(f"encoder_layers {self.encoder_layers}: at least 1")
 
     ADJUSTABLE = ("max_len", "pieces_per_token", "window_overlap", "dropout", "label_smoothing", "store_dtype",
-                  "engine_precision")
+                  "engine_precision", "window_views")
     ADDABLE = ("acoustic", "case_context", "switches")  # a trained model lacking the part may be given it
     LOWERABLE = ("encoder_layers",)  # a trained model's may be lowered (the graph depends on it: not ADJUSTABLE)
-    CHOSEN_AFTER_TRAINING = ("engine_precision",)  # by dev figures on the trained model (store_engine_precision)
+    # By dev figures on the trained model (store_engine_precision, store_window_views).
+    CHOSEN_AFTER_TRAINING = ("engine_precision", "window_views")
 
     def to_json(self) -> dict:
         values = asdict(self)
@@ -247,6 +260,17 @@ def store_decode_defaults(directory: str, decode: DecodeConfig) -> None:
     write_config(directory, replace(config, decode=decode), storage)
 
 
+def store_window_views(directory: str, views: int) -> None:
+    """Make ``views`` prediction's default ``window_views`` of a model folder (its config.json) or of an
+    ensemble folder (its ensemble.json), rewritten atomically."""
+    if is_ensemble(directory):
+        check_window_views(views, "window_views")
+        write_ensemble(directory, replace(read_ensemble(directory), window_views=views))
+        return
+    config, storage = read_config(directory)
+    write_config(directory, replace(config, window_views=views), storage)
+
+
 def store_engine_precision(directory: str, precision: str) -> None:
     """Make ``precision`` (``ENGINE_PRECISIONS``) the ONNX engine's precision of a model folder (its
     config.json, rewritten atomically)."""
@@ -260,12 +284,14 @@ class EnsembleConfig:
     ensemble folder, e.g. ``../accurate_en``), whose per-word probabilities the predictor averages by label
     name, and ``decode``, the decoding defaults tuned on the ensemble (a member's own are tuned on it alone);
     ``engine_precision``: the onnx engine's precision of every member when the ensemble runs (None: each
-    member's own). Members are model folders, not ensembles: one level, so a folder cannot end up inside
+    member's own); ``window_views``: prediction's default window views (None: the first member's own).
+    Members are model folders, not ensembles: one level, so a folder cannot end up inside
     itself."""
 
     members: tuple[str, ...]
     decode: DecodeConfig = field(default_factory=DecodeConfig)
     engine_precision: str | None = None
+    window_views: int | None = None
 
 
 def is_ensemble(directory: str) -> bool:
@@ -286,14 +312,20 @@ def read_ensemble(directory: str) -> EnsembleConfig:
     if not isinstance(members, list) or not members or not all(isinstance(m, str) and m for m in members):
         raise ModelFolderError(f"{path}: 'members' must be a non-empty list of model folders")
     decode_names = {f.name for f in fields(DecodeConfig)}
-    unknown = set(raw) - decode_names - {"format", "members", "engine_precision"}
+    unknown = set(raw) - decode_names - {"format", "members", "engine_precision", "window_views"}
     if unknown:
         raise ModelFolderError(f"{path}: unknown settings {sorted(unknown)}")
     precision = raw.get("engine_precision")
     if precision not in (None, *ENGINE_PRECISIONS):
         raise ModelFolderError(f"{path}: engine_precision {precision!r}: one of {', '.join(ENGINE_PRECISIONS)}")
+    views = raw.get("window_views")
+    if views is not None:
+        try:
+            check_window_views(views, "window_views")
+        except ValueError as err:
+            raise ModelFolderError(f"{path}: {err}") from None
     return EnsembleConfig(tuple(members), DecodeConfig(**{k: v for k, v in raw.items() if k in decode_names}),
-                          precision)
+                          precision, views)
 
 
 def write_ensemble(directory: str, ensemble: EnsembleConfig) -> None:
@@ -301,6 +333,8 @@ def write_ensemble(directory: str, ensemble: EnsembleConfig) -> None:
     values = dict(asdict(ensemble.decode), format=ENSEMBLE_FORMAT, members=list(ensemble.members))
     if ensemble.engine_precision is not None:
         values["engine_precision"] = ensemble.engine_precision
+    if ensemble.window_views is not None:
+        values["window_views"] = ensemble.window_views
     with atomic_write(os.path.join(directory, ENSEMBLE_FILE)) as out:
         json.dump(values, out, indent=2, sort_keys=True)
 

@@ -10,7 +10,12 @@
   one's, and no window owns it (no mark inside a subword).
   A line longer than one window is cut into windows that overlap by ``window_overlap`` subwords, and each
   other word is *owned* by exactly one window: the one where it has the most context on both sides.
-  Only owners' predictions (and losses) count, so nothing is seen twice.
+  Only owners' predictions (and losses) count, so nothing is seen twice. Training always windows so.
+  At prediction ``views`` > 1 (``PredictionSettings.window_views``) plans a long line's windows a stride of
+  about ``budget / views`` subwords apart instead, so that each word away from the line's ends lies in about
+  ``views`` windows at different places, every one of them predicts it, and the predictor averages them, each
+  window's prediction weighted by ``Window.weights`` (``view_weights``). A line that fits in one window
+  is windowed alike whatever ``views`` says.
   With ``n_switches`` (a model with switching tokens) that many placeholder slots follow the special
   prefix, at ``switch_offset``; ``encode_lines(lines, switches)`` records the states on every window.
 * ``collate_arrays(windows, pad_id, labels)``: some windows -> one padded batch of numpy arrays (what the
@@ -29,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from gector_punct.encoders.registry import resolve_encoder
-from gector_punct.model.config import ModelConfig
+from gector_punct.model.config import ModelConfig, check_window_views
 from gector_punct.text.sentences import undotted
 from gector_punct.text.tags import START_CONTEXT
 from gector_punct.text.units import is_continuous
@@ -71,7 +76,9 @@ def character_runs(words: list[str]) -> list[tuple[int, int]]:
 
 @dataclass
 class Window:
-    """One encoder input: words ``[start, end)`` of line ``line``; ``owned`` marks the words it predicts."""
+    """One encoder input: words ``[start, end)`` of line ``line``; ``owned`` marks the words it predicts;
+    ``weights`` (a long line windowed with ``views`` > 1; else empty, each word predicted by its owner alone):
+    per word, the weight of this window's prediction in the mean of the windows that hold it."""
 
     line: int
     start: int
@@ -80,6 +87,7 @@ class Window:
     word_starts: list[int]
     owned: list[bool]
     switches: tuple[int, ...] = ()  # the state of each switching token (``tasks.switch_states``)
+    weights: tuple[int, ...] = ()
 
 
 def plan_windows(piece_counts: list[int], budget: int, overlap: int) -> list[tuple[int, int]]:
@@ -111,26 +119,63 @@ def plan_windows(piece_counts: list[int], budget: int, overlap: int) -> list[tup
         start = next_start
 
 
-def assign_owners(spans: list[tuple[int, int]], piece_counts: list[int]) -> list[int]:
-    """For each word, the span where its smaller side of context (in subwords) is largest."""
+def thinner_sides(spans: list[tuple[int, int]], piece_counts: list[int], full: float
+                  ) -> Iterator[tuple[int, int, float]]:
+    """``(span, word, context)`` for each word of each span: the subwords on the word's thinner side inside
+    the span, a side that is the line's own start or end counting as ``full``."""
     n = len(piece_counts)
     cum = [0]
     for count in piece_counts:
         cum.append(cum[-1] + count)
-    owner, best = [0] * n, [-1] * n
     for k, (start, end) in enumerate(spans):
         for i in range(start, end):
-            left = float("inf") if start == 0 else cum[i] - cum[start]
-            right = float("inf") if end == n else cum[end] - cum[i + 1]
-            score = min(left, right)
-            if score > best[i]:
-                owner[i], best[i] = k, score
+            left = full if start == 0 else cum[i] - cum[start]
+            right = full if end == n else cum[end] - cum[i + 1]
+            yield k, i, min(left, right)
+
+
+def assign_owners(spans: list[tuple[int, int]], piece_counts: list[int]) -> list[int]:
+    """For each word, the span where its smaller side of context (in subwords) is largest."""
+    owner, best = [0] * len(piece_counts), [-1.0] * len(piece_counts)
+    for k, i, score in thinner_sides(spans, piece_counts, float("inf")):
+        if score > best[i]:
+            owner[i], best[i] = k, score
     return owner
 
 
+# A window's weight in a word's mean, from the word's thinner side of context there (subwords).
+VIEW_WEIGHTINGS = {"context": lambda context: int(context) + 1, "uniform": lambda context: 1}
+DEFAULT_WEIGHTING = "context"  # measured: docs/prediction.md, "Window views"
+
+
+def view_weights(spans: list[tuple[int, int]], piece_counts: list[int], budget: int,
+                 weighting: str = DEFAULT_WEIGHTING) -> list[tuple[int, ...]]:
+    """Per span, per word, the weight of the span's prediction of it in the mean over the spans that hold it:
+    ``context``, its thinner side of context in subwords plus one (a side at the line's start or end counts
+    as a whole ``budget``); ``uniform``, 1."""
+    weight = VIEW_WEIGHTINGS[weighting]
+    weights: list[list[int]] = [[] for _ in spans]
+    for k, _, context in thinner_sides(spans, piece_counts, budget):
+        weights[k].append(weight(context))
+    return [tuple(w) for w in weights]
+
+
+def views_overlap(budget: int, overlap: int, views: int) -> int:
+    """The overlap (subwords) of consecutive windows that puts each word in about ``views`` windows: a stride
+    of about ``budget / views``; ``views`` 1: ``overlap``, as training windows."""
+    return overlap if views == 1 else max(overlap, budget - -(-budget // views))
+
+
 class TextEncoder:
+    """Words -> windows (the module docstring); ``views`` and ``weighting``: how a long line is windowed at
+    prediction (``views_overlap``, ``view_weights``; 1: owners only, as training windows)."""
+
     def __init__(self, tokenizer, max_len: int, pieces_per_token: int, window_overlap: int | None = None,
-                 n_switches: int = 0):
+                 n_switches: int = 0, views: int = 1, weighting: str = DEFAULT_WEIGHTING):
+        check_window_views(views, "window_views")
+        if weighting not in VIEW_WEIGHTINGS:
+            raise ValueError(f"view weighting {weighting!r}: one of {', '.join(VIEW_WEIGHTINGS)}")
+        self.views, self.weighting = views, weighting
         self.tokenizer = tokenizer
         self.pieces_per_token = pieces_per_token
         # The special tokens around a text, read off the tokenizer itself (CLS/SEP, <s>/</s>, none ...).
@@ -156,10 +201,12 @@ class TextEncoder:
         self.overlap = self.budget // 8 if window_overlap is None else window_overlap
 
     @classmethod
-    def of_model(cls, tokenizer, config: ModelConfig, max_len: int | None = None) -> TextEncoder:
-        """Words -> windows as a model of ``config`` reads them (``max_len`` overrides its window size)."""
+    def of_model(cls, tokenizer, config: ModelConfig, max_len: int | None = None, views: int = 1,
+                 weighting: str = DEFAULT_WEIGHTING) -> TextEncoder:
+        """Words -> windows as a model of ``config`` reads them (``max_len`` overrides its window size;
+        ``views``, ``weighting``: prediction's, the constructor's)."""
         return cls(tokenizer, max_len or config.max_len, config.pieces_per_token, config.window_overlap,
-                   len(config.switches))
+                   len(config.switches), views, weighting)
 
     def word_pieces(self, lines: list[list[str]]) -> list[list[list[int]]]:
         """Subword ids per word per line, one tokenizer call for the whole batch of lines.
@@ -205,8 +252,11 @@ class TextEncoder:
         if len(switches) != self.n_switches:
             raise ValueError(f"{len(switches)} switch states for {self.n_switches} switching tokens")
         counts = [len(p) for p in pieces]
-        spans = plan_windows(counts, self.budget, self.overlap) if pieces else []
-        owners = assign_owners(spans, counts) if len(spans) > 1 else [0] * len(pieces)
+        overlap = views_overlap(self.budget, self.overlap, self.views)
+        spans = plan_windows(counts, self.budget, overlap) if pieces else []
+        viewed = self.views > 1 and len(spans) > 1
+        weights = view_weights(spans, counts, self.budget, self.weighting) if viewed else [()] * len(spans)
+        owners = assign_owners(spans, counts) if len(spans) > 1 and not viewed else [0] * len(pieces)
         windows = []
         for k, (start, end) in enumerate(spans):
             ids, starts = list(self.prefix), []
@@ -214,9 +264,9 @@ class TextEncoder:
                 starts.append(len(ids))
                 ids.extend(word)
             ids.extend(self.suffix)
-            owned = [owners[i] == k and counts[i] > 0 for i in range(start, end)]  # no mark inside a piece
-            windows.append(Window(line, start, end, ids, starts, owned,
-                                  tuple(switches)))
+            # No mark inside a piece: a word without pieces is nobody's.
+            owned = [(viewed or owners[i] == k) and counts[i] > 0 for i in range(start, end)]
+            windows.append(Window(line, start, end, ids, starts, owned, tuple(switches), weights[k]))
         return windows
 
     def encode_lines(self, lines: list[list[str]], switches: tuple[int, ...] = ()) -> list[Window]:
@@ -239,9 +289,11 @@ class ReadsWindows:
     def pad_id(self) -> int:
         return self.tokenizer.pad_token_id or 0
 
-    def text_encoder(self, max_len: int | None = None) -> TextEncoder:
-        """Words -> windows as this model reads them (``max_len`` overrides the model's window size)."""
-        return TextEncoder.of_model(self.tokenizer, self.config, max_len)
+    def text_encoder(self, max_len: int | None = None, views: int = 1,
+                     weighting: str = DEFAULT_WEIGHTING) -> TextEncoder:
+        """Words -> windows as this model reads them (``max_len`` overrides the model's window size; ``views``,
+        ``weighting``: ``TextEncoder``'s, prediction's alone)."""
+        return TextEncoder.of_model(self.tokenizer, self.config, max_len, views, weighting)
 
 
 def collate_arrays(windows: list[Window], pad_id: int = 0, labels: list[list[WordLabels]] | None = None

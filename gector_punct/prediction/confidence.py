@@ -4,7 +4,8 @@ case, whether it stays) is what an editor would write, and which words an editor
 In: lines of units as the tagger read them, the heads' probabilities of those units
 (``decoding.Probabilities``, rows one line after the other), the label names per head and each unit's
 decided ``Tag``. ``unit_features`` -> per unit, the ``FEATURES`` (log-odds of what the heads said of the
-decision taken); ``Calibration.confidence(features)`` -> per unit, a probability, from a logistic model
+decision taken; for an ensemble, also what its least and surest members said and whether they disagree,
+``decoding.member_tables``; and how near the unit is to its line's edge); ``Calibration.confidence(features)`` -> per unit, a probability, from a logistic model
 fitted on dev data (``utils/report/fit_confidence.py``: fitted on one dev part, measured on another) and
 kept in the model folder's ``confidence.json`` (``read_calibration`` / ``write_calibration``, its only
 reader and writer). A folder without one gets ``Calibration.uncalibrated()``: the product of the
@@ -26,14 +27,14 @@ from functools import lru_cache
 import numpy as np
 
 from gector_punct.model.vocabulary import CASE_HEAD, DETECT_HEAD, PUNCT_HEAD
-from gector_punct.prediction.decoding import label_columns
+from gector_punct.prediction.decoding import label_columns, member_tables
 from gector_punct.text.files import atomic_write
 from gector_punct.text.sentences import ends_sentence, trails_off
 from gector_punct.text.tags import START_CONTEXT, Tag, mark_context
 from gector_punct.text.units import narrow_marks, split_edges
 
 CALIBRATION_FILE = "confidence.json"
-FORMAT = "gector-punct-confidence/3"
+FORMAT = "gector-punct-confidence/4"
 # Per unit, log-odds of probabilities the heads gave (clipped to [EPS, 1 - EPS]).
 FEATURES = (
     "punct",  # the punctuation head's probability of the label decided (a rule's choice included)
@@ -46,7 +47,15 @@ FEATURES = (
     "comma",  # its labels that end with a comma, together
     "period",  # its labels that end with a period, together
     "last",  # 1 for a line's last unit (a whole utterance's gets a closing mark), else 0: not a log-odds
+    # An ensemble's members (decoding.member_tables; one model: its own heads, so these repeat the above):
+    "punct_low",  # the least sure member's probability of the punctuation label decided
+    "punct_high",  # the surest member's
+    "case_low",  # the least sure member's probability of the case label decided
+    "members_split",  # 1 where the members' likeliest punctuation labels differ, else 0: not a log-odds
+    "boundary_spread",  # how far apart the members' sentence-end probabilities are (max - min): not a log-odds
+    "edge",  # log(1 + the words between the unit and its line's nearer end): its context on the thin side
 )
+PLAIN = ("last", "members_split", "boundary_spread", "edge")  # the features that are not log-odds
 # The kind of decision taken on a unit: each has its own logistic model over the features (a comma the
 # model is 80% sure of is wrong more often than a bare word it is 80% sure of).
 KINDS = ("keep", "comma", "period", "question", "other", "delete")
@@ -105,24 +114,31 @@ def unit_features(word_lines: list[list[str]], probabilities: dict[str, np.ndarr
     at = label_columns(tuple(punct_names), tuple(case_names), tuple(names[DETECT_HEAD.name]))
     punct_at = {name: j for j, name in enumerate(punct_names)}
     case_at = {name: j for j, name in enumerate(case_names)}
-    punct_p, case_p = probabilities[PUNCT_HEAD.name], probabilities[CASE_HEAD.name]
+    punct_m, case_m = member_tables(probabilities, PUNCT_HEAD.name), member_tables(probabilities, CASE_HEAD.name)
+    punct_p = probabilities[PUNCT_HEAD.name]
     flat, contexts, ends = _decisions(word_lines, tags)
     n = len(flat)
     rows = np.arange(n)
     punct_cols = np.array([punct_at.get(tag.punct, -1) for tag in flat], dtype=np.int64)
     case_cols = np.array([case_at.get(tag.case, at.case_keep) for tag in flat], dtype=np.int64)
-    p_punct = np.where(punct_cols >= 0, punct_p[rows, np.maximum(punct_cols, 0)], 0.0)
-    p_case = case_p[rows, np.array(contexts, dtype=np.int64), case_cols]
+    # Per member, then their mean (the probabilities decoded): a label no model has counts as improbable.
+    m_punct = np.where(punct_cols >= 0, punct_m[:, rows, np.maximum(punct_cols, 0)], 0.0)
+    m_case = case_m[:, rows, np.array(contexts, dtype=np.int64), case_cols]
+    m_closing = punct_m[..., at.closing].sum(-1)
     closing = punct_p[:, at.closing].sum(-1)
     boundary = np.where(np.array(ends, dtype=bool), closing, 1 - closing)
     top_two = np.partition(punct_p, -2, axis=-1)[:, -2:] if n else np.zeros((0, 2))
-    columns = {"punct": p_punct, "case": p_case, "correct": 1 - probabilities[DETECT_HEAD.name][:, at.incorrect],
+    argmax = punct_m.argmax(-1) if n else np.zeros((len(punct_m), 0), dtype=np.int64)
+    columns = {"punct": m_punct.mean(0), "case": m_case.mean(0),
+               "correct": 1 - probabilities[DETECT_HEAD.name][:, at.incorrect],
                "boundary": boundary, "top": top_two[:, 1], "second": top_two[:, 0],
                "comma": punct_p[:, _comma_columns(tuple(punct_names))].sum(-1),
-               "period": punct_p[:, at.sentence_marks["."]].sum(-1)}
+               "period": punct_p[:, at.sentence_marks["."]].sum(-1),
+               "punct_low": m_punct.min(0), "punct_high": m_punct.max(0), "case_low": m_case.min(0),
+               "members_split": (argmax != argmax[:1]).any(0), "boundary_spread": np.ptp(m_closing, axis=0)}
     features = np.zeros((n, len(FEATURES) + 1))
     for name, values in columns.items():
-        features[:, AT[name]] = _logit(values)
+        features[:, AT[name]] = values if name in PLAIN else _logit(values)
     features[:, -1] = [decision_kind(tag) for tag in flat]
     out, start = [], 0
     for words in word_lines:
@@ -130,6 +146,8 @@ def unit_features(word_lines: list[list[str]], probabilities: dict[str, np.ndarr
         if len(words):  # the word before's boundary (a line's first word has none: sure); the line's last unit
             part[:, AT["boundary_before"]] = np.concatenate([[_logit(1.0)], part[:-1, AT["boundary"]]])
             part[-1, AT["last"]] = 1.0
+            k = np.arange(len(words))
+            part[:, AT["edge"]] = np.log1p(np.minimum(k, len(words) - 1 - k))
         out.append(part)
         start += len(words)
     return out

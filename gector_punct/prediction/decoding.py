@@ -4,7 +4,8 @@ In: ``Probabilities``, a dict keyed by head name (``vocabulary.HEADS``): ``PUNCT
 punctuation labels, ``CASE_HEAD.name`` -> words x ``tags.MARK_CONTEXTS`` x case labels (one distribution
 per mark context of the word before), ``DETECT_HEAD.name`` -> words x detection labels; the words of all
 lines one after the other; columns in the order of ``names`` (per head name, its labels: an ensemble's are
-the union of its members'). Also the tasks that are on and a ``DecodeConfig``. Out: per line, per word,
+the union of its members'); an ensemble's also keeps each member's punctuation and case tables
+(``member_tables``: what per-word confidence reads of their disagreement). Also the tasks that are on and a ``DecodeConfig``. Out: per line, per word,
 its tag. Nothing here reads a model or changes its inputs.
 
 ``decode_lines`` reads what the probabilities say of each word (``line_evidence``: its likeliest labels,
@@ -45,9 +46,21 @@ def no_edit_probabilities(names: dict[str, list[str]], n_words: int, contexts: i
     return out
 
 
+MEMBERS_OF = "members of "  # + a head's name: its members' tables, stacked (an ensemble's Probabilities only)
+
+
 def mean_probabilities(members: list[Probabilities]) -> Probabilities:
-    """An ensemble's probabilities: per head, the mean of its members' (all in the same columns)."""
-    return {head: sum(m[head] for m in members) / len(members) for head in members[0]}
+    """An ensemble's probabilities: per head, the mean of its members' (all in the same columns); the
+    members' punctuation and case tables are kept beside it, stacked (``member_tables``)."""
+    out = {head: sum(m[head] for m in members) / len(members) for head in members[0]}
+    out.update({MEMBERS_OF + head: np.stack([m[head] for m in members]) for head in (PUNCT_HEAD.name, CASE_HEAD.name)})
+    return out
+
+
+def member_tables(probabilities: Probabilities, head: str) -> np.ndarray:
+    """A head's table per member, stacked (members x words x ...): one member's own table where the
+    probabilities are one model's."""
+    return probabilities.get(MEMBERS_OF + head, probabilities[head][None])
 
 
 def open_columns(names: dict[str, list[str]], tasks: frozenset[str]) -> dict[str, list[int]]:

@@ -33,7 +33,8 @@ def load_punctuator(settings: PredictionSettings, live: bool = False, **options)
     try:
         punctuator = Punctuator.load(paths, settings.vocab_path, engine=settings.engine, precision=settings.precision,
                                      iteration_count=settings.iteration_count, batch_size=settings.batch_size,
-                                     max_len=settings.max_len, tasks=settings.tasks, device=settings.device,
+                                     max_len=settings.max_len, window_views=settings.window_views,
+                                     tasks=settings.tasks, device=settings.device,
                                      existing=settings.existing, fragments=settings.fragments,
                                      review_share=settings.review_share,
                                      typography=settings.typography, numbers=settings.numbers, **options)

@@ -6,8 +6,9 @@ by the torch engine, or ``engines.onnx_runtime.OnnxTagger``, run by ONNX Runtime
 loads model folders for the engine asked (``engine``: ``onnx``, the default, or ``torch``;
 ``engines.choice``). Importing this module, and predicting on the onnx engine, imports no torch.
 ``predict(lines) -> lines``: one output line per input line; an empty or whitespace-only line comes back
-as it is; any length works (long lines are windowed, see ``encoding``). The words themselves never change
-except in case, or vanish when the ``disf`` task is on and the model tags them ``$DELETE``.
+as it is; any length works (long lines are windowed, see ``model.windows``; with ``window_views`` > 1 each
+word of a long line is predicted in about that many windows and their probabilities averaged). The words
+themselves never change except in case, or vanish when the ``disf`` task is on and the model tags them ``$DELETE``.
 
 Tasks (``tasks``, see ``gector_punct.text.tasks``; default ``punc``): a model with switching tokens is told
 which are on; whatever the model, a task that is off changes nothing (``punc`` off: the input's marks and
@@ -47,11 +48,12 @@ from gector_punct.audio.waves import AudioSpec
 from gector_punct.engines.choice import cpu_device, load_taggers, runner_for, tagger_engine
 from gector_punct.text.case_forms import CaseForms
 from gector_punct.model.config import DecodeConfig, ModelFolderError, is_ensemble, model_folders, read_ensemble
-from gector_punct.model.windows import Window, WindowedBatcher
+from gector_punct.model.windows import DEFAULT_WEIGHTING, Window, WindowedBatcher
 from gector_punct.prediction.confidence import Calibration, read_calibration, unit_features
 from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
 from gector_punct.prediction.lines_job import LinesJob
 from gector_punct.prediction.restored import RestoredLine
+from gector_punct.prediction.window_views import ViewSums, in_contexts, place
 from gector_punct.prediction.settings import DEFAULTS
 from gector_punct.prediction.shipped import missing_model_hint, model_paths
 from gector_punct.text.existing import MODES, read_case, read_words
@@ -59,7 +61,7 @@ from gector_punct.text.numbers.spans import checked as checked_numbers
 from gector_punct.text.tags import MARK_CONTEXTS, Tag, written_forms
 from gector_punct.text.typography import checked, typeset
 from gector_punct.text.tasks import parse_tasks, switch_states
-from gector_punct.model.vocabulary import CASE_HEAD, HEADS
+from gector_punct.model.vocabulary import HEADS
 
 
 class Punctuator:
@@ -72,7 +74,9 @@ class Punctuator:
     (how words are written when not lower-case; ``load`` takes the first folder's ``case_forms.tsv.gz``),
     ``typography`` (how the written lines space their marks: ``typography.typeset``), ``numbers`` (how they
     write spoken numbers: ``numbers.spans.NUMBERS``; digits need nemo_text_processing), ``rules`` (the line
-    rules decoding runs; None: ``line_rules.LINE_RULES``),
+    rules decoding runs; None: ``line_rules.LINE_RULES``), ``window_views`` (in how many windows each word of
+    a long line is predicted, their predictions averaged, weighted as ``view_weighting`` says:
+    ``windows.view_weights``; None: the first model's own, ``ModelConfig.window_views``),
     ``fragments``: how a line given to ``predict`` is read. By default a line is a whole utterance, as
     recognisers emit them (``line_rules.close_utterance``: its first word starts upper-case, its last word
     ends a sentence with the mark the model likes best); with ``fragments=True`` lines are pieces of a
@@ -85,7 +89,8 @@ class Punctuator:
                  existing: str = DEFAULTS.existing, case_forms: CaseForms | None = None,
                  fragments: bool = DEFAULTS.fragments, calibration: Calibration | None = None,
                  review_share: float = DEFAULTS.review_share, typography: str = DEFAULTS.typography,
-                 numbers: str = DEFAULTS.numbers, rules: tuple | None = None):
+                 numbers: str = DEFAULTS.numbers, rules: tuple | None = None,
+                 window_views: int | None = DEFAULTS.window_views, view_weighting: str = DEFAULT_WEIGHTING):
         self.models, self.case_forms = models, case_forms
         self.typography, self.rules = checked(typography), rules  # rules: decode_lines' (None: LINE_RULES)
         self.numbers = checked_numbers(numbers)  # its lines' language unknown: an English one without nemo stays
@@ -101,7 +106,8 @@ class Punctuator:
 
             self.device = pick_device(device)
         self.runners = [runner_for(model, self.device, quantize) for model in models]
-        self.encoders = [model.text_encoder(max_len) for model in models]
+        self.window_views = models[0].config.window_views if window_views is None else window_views
+        self.encoders = [model.text_encoder(max_len, self.window_views, view_weighting) for model in models]
         # The ensemble's label spaces, per head: the union of the models' labels, by name.
         self.names = {h.name: _union(m.vocab.tokens(h.namespace) for m in models) for h in HEADS}
         # Per model, per head: the ensemble's column of each of its labels.
@@ -143,9 +149,9 @@ class Punctuator:
         ``threads``: the engine's intra-op threads); none: the shipped model that can do ``options["tasks"]``
         (``shipped.shipped_model``: ``ensemble_en``, or ``switch_en`` for ``disf``). ``options`` as for the
         constructor. An ensemble folder (``config.EnsembleConfig``) stands for its members; when it comes
-        first, its decoding defaults (and its ``engine_precision``, unless ``precision`` is given) are the
-        predictor's. The torch engine loads encoders without
-        transformers where it can (``plain_torch``: BERT, MPNet)."""
+        first, its decoding defaults (and its ``engine_precision``, unless ``precision`` is given, and its
+        ``window_views``, where it has one and none is given) are the predictor's. The torch engine loads
+        encoders without transformers where it can (``plain_torch``: BERT, MPNet)."""
         tasks = options.get("tasks", DEFAULTS.tasks)
         paths = model_paths(paths, parse_tasks(tasks) if isinstance(tasks, str) else tasks)
         missing = next((path for path in paths if not os.path.exists(path)), None)
@@ -160,6 +166,8 @@ class Punctuator:
             ensemble = read_ensemble(paths[0])
             options["decode"] = options.get("decode") or ensemble.decode
             precision = precision or ensemble.engine_precision
+            if options.get("window_views") is None:
+                options["window_views"] = ensemble.window_views
         return cls(load_taggers(folders, vocab_path, engine, precision, threads, light), **options)
 
     def predict(self, lines: list[str], audio: list[AudioSpec | str | None] | None = None) -> list[str]:
@@ -302,34 +310,37 @@ class Punctuator:
 
     def _filled_batches(self, k: int, windows: list[Window], word_lines: list[list[str]], offsets: list[int], audio,
                         out: Probabilities) -> Iterator[int]:
-        """Model ``k``'s windows run batch by batch into ``out``; after each batch, the words it filled."""
-        model, contexts = self.models[k], len(MARK_CONTEXTS)
-        columns = self.columns[k]
+        """Model ``k``'s windows run batch by batch into ``out``; after each batch, the words it filled. A word
+        its owner alone predicts takes that window's probabilities; a word several windows predict
+        (``Window.weights``: ``window_views`` > 1) takes their weighted mean, written after the last batch."""
+        model, columns = self.models[k], self.columns[k]
         feed = self.runners[k].feed(windows, word_lines, audio, self.audio_cache, self.skip_bad_audio)
         batch_size = min(self.batch_size, self.runners[k].max_batch or self.batch_size)
+        views = ViewSums(len(out[HEADS[0].name])) if any(w.weights for w in windows) else None
         for indices, batch in WindowedBatcher(windows, batch_size, pad_id=model.pad_id).arrays():
-            width = batch["word_starts"].shape[1]
-            result = feed(indices, batch)
-            rows, targets = [], []  # each owned word: its row in the batch output -> its row in `out`
+            fed = feed(indices, batch)
+            result = {head.name: in_contexts(fed[head.name], head) for head in HEADS}
+            rows, targets = [], []  # each word its owner alone predicts: its (window, place) -> its row in `out`
+            viewed = 0
             for row, index in enumerate(indices):
                 w = windows[index]
                 base = offsets[w.line] + w.start
+                if w.weights:
+                    views.add(result, row, base, w)
+                    viewed += len(w.owned)
+                    continue
                 for j, owned in enumerate(w.owned):
                     if owned:
-                        rows.append(row * width + j)
+                        rows.append((row, j))
                         targets.append(base + j)
-            rows_a, targets_a = np.array(rows, dtype=np.int64), np.array(targets, dtype=np.int64)
-            for head in HEADS:  # columns: the ensemble's label order
-                table, cols = out[head.name], columns[head.name]
-                values = result[head.name]
-                values = values.reshape(-1, *values.shape[2:])[rows_a]
-                if head is CASE_HEAD:
-                    if values.ndim == 2:  # a model without case context: one distribution for every context
-                        values = np.broadcast_to(values[:, None, :], (len(rows), contexts, values.shape[-1]))
-                    table[targets_a[:, None, None], np.arange(contexts)[None, :, None], cols[None, None, :]] = values
-                else:
-                    table[targets_a[:, None], cols] = values
-            yield len(rows)
+            if rows:
+                at, targets_a = tuple(np.array(rows, dtype=np.int64).T), np.array(targets, dtype=np.int64)
+                for head in HEADS:  # columns: the ensemble's label order
+                    place(out[head.name], columns[head.name], targets_a, result[head.name][at])
+            yield len(rows) + viewed
+        if views is not None:
+            for head, (words, means) in views.means().items():
+                place(out[head], columns[head], words, means)
 
     def decode(self, word_lines: list[list[str]], probabilities: Probabilities,
                decode: DecodeConfig | None = None, whole: bool = False,

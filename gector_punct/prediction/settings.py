@@ -45,6 +45,11 @@ class PredictionSettings(Settings):
                               default_text="the CPU on the onnx engine; on torch, cuda when available")
     batch_size: int = flag(32, "encoder windows per batch (an int8 graph takes one at a time)", min=1)
     max_len: int | None = flag(None, "subwords per window", min=1, default_text=THE_MODELS)
+    window_views: int | None = flag(
+        None, "a line longer than one window: each word is predicted in about this many overlapping windows, "
+              "at different places, and their probabilities averaged (1: by one window, as the model was "
+              "trained; k costs about k times the encoder's work on such lines; a line that fits one window "
+              "is unchanged)", min=1, default_text="the model's, 1")
     special_tokens_fix: int | None = flag(None, "GECToR's flag: a model folder records its own setting; given, "
                                                 "it must match every model's", choices=(0, 1),
                                           default_text=THE_MODELS)

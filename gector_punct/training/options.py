@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from gector_punct.audio.config import AcousticConfig
+from gector_punct.dataset.asr_noise import AsrNoise
 from gector_punct.dataset.reader import OFF_TASKS
 from gector_punct.model.config import ModelConfig
 from gector_punct.options.flags import Settings, flag, reused
@@ -81,6 +82,11 @@ class TrainOptions(Settings):
                                         "untaught (nothing; with punc off only that a word stays) or unchanged "
                                         "(its target as it is: no mark or case change with punc off, seed 001's "
                                         "reading; no-conversion sets then teach too)", choices=OFF_TASKS)
+    asr_noise_share: float = reused(AsrNoise, "asr_noise_share")
+    asr_substitution: float = reused(AsrNoise, "asr_substitution")
+    asr_deletion: float = reused(AsrNoise, "asr_deletion")
+    asr_insertion: float = reused(AsrNoise, "asr_insertion")
+    asr_noise_seed: int = reused(AsrNoise, "asr_noise_seed")
     batch_size: int = flag(32, "windows per batch, over all processes under torchrun", min=1)
     accumulation_size: int = flag(1, "batches per optimizer update", min=1)
     n_epoch: int = flag(5, "epochs", min=1)
@@ -126,6 +132,10 @@ class TrainOptions(Settings):
                                                 "the joint mode needs")
     audio_cache: str = flag("", "folder for cached acoustic features, reused by later epochs and runs; "
                                 "kept in memory when not given")
+
+    def asr_noise(self) -> AsrNoise:
+        """The ASR-like noise of the training lines these options ask for (off: share 0)."""
+        return AsrNoise(**{name: getattr(self, name) for name in AsrNoise.field_names()})
 
     def model_settings(self) -> dict:
         """The ModelConfig settings these options give (the ones left out are absent)."""

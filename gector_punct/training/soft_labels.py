@@ -15,7 +15,11 @@ the teacher's label names:
 Shards of ``shard_lines`` instances are written atomically as ``shard-NNNNN.npz`` (plain arrays, read
 without unpickling); a shard on disk is never redone, so a killed run resumes where it stopped.
 ``manifest.json`` names the file (name, size, sha256: labels of another file are refused), the teacher,
-``k``, the shard size and each head's label names.
+``k``, the shard size and each head's label names. With ASR-like noise on (``asr_noise.AsrNoise``) each
+shard holds the labels of its lines' noised copies alone (the lines themselves are labelled once, by a run
+without noise, into a folder of their own: a student given both folders finds both), and the manifest
+records the noise settings and the confusion table's sha256 (a folder labelled with other noise is refused;
+without noise the manifest has no such entry).
 
 Learning (``SoftLabels``): ``SoftLabels.load(folders, instances, vocab)`` finds each training instance's
 labels by ``line_key`` (its words and given contexts, hashed: a share of the labelled file, or a reshuffled
@@ -36,6 +40,7 @@ from itertools import islice
 
 import numpy as np
 
+from gector_punct.dataset.asr_noise import AsrNoise
 from gector_punct.dataset.reader import DatasetReader, Instance, given_contexts
 from gector_punct.model.vocabulary import CASE_HEAD, D_TAGS, DETECT_HEAD, HEADS, PUNCT_HEAD, Vocabulary
 from gector_punct.model.windows import Window
@@ -91,13 +96,16 @@ def shard_arrays(punctuator, instances: list[Instance], k: int) -> dict[str, np.
 
 
 def label_file(punctuator, path: str, out_dir: str, teacher: str, k: int = 6, shard_lines: int = 2000,
-               max_lines: int | None = None, log=print) -> str:
+               max_lines: int | None = None, log=print, noise: AsrNoise | None = None) -> str:
     """Write (or complete) the teacher's labels of a tagged file into ``out_dir/<name>.soft``: of its first
-    ``max_lines`` lines (rounded up to whole shards; None: all); returns the folder."""
+    ``max_lines`` lines (rounded up to whole shards; None: all), or with ``noise`` on, of their ASR-like noised
+    copies alone (as ``DatasetReader.with_asr_noise`` makes them for the trainer); returns the folder."""
     folder = os.path.join(out_dir, os.path.basename(path) + ".soft")
     os.makedirs(folder, exist_ok=True)
     manifest = {"format": FORMAT, "file": file_identity(path), "teacher": teacher, "k": k,
                 "shard_lines": shard_lines, "names": {h.name: punctuator.names[h.name] for h in HEADS}}
+    if noise is not None and noise.on:  # without noise the manifest is the one written before noise existed
+        manifest["asr_noise"] = noise.record()
     written = os.path.join(folder, MANIFEST)
     if os.path.exists(written):
         old = read_json_object(written)
@@ -120,6 +128,8 @@ def label_file(punctuator, path: str, out_dir: str, teacher: str, k: int = 6, sh
         name = os.path.join(folder, f"shard-{s:05d}.npz")
         if os.path.exists(name):
             continue  # finished by an earlier run
+        if noise is not None and noise.on:
+            part = reader.with_asr_noise(part, noise)[len(part):]
         arrays = shard_arrays(punctuator, part, k)
         buffer = io.BytesIO()
         np.savez_compressed(buffer, **arrays)

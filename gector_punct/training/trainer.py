@@ -29,7 +29,8 @@ Switching tokens (seed 001): ``train_set`` / ``dev_set`` may name several files 
 its tasks (``reader``); a training file named n times is drawn n times as often; ``switches`` gives the
 model one token per task. An ``init_model`` gains the labels the data has and it lacks (``$DELETE``).
 ``teachers`` adds single-task models' soft labels to the punctuation loss (``distillation.Teachers``);
-``soft_labels``, a stored teacher's soft labels to every head's (``soft_labels.SoftLabels``).
+``soft_labels``, a stored teacher's soft labels to every head's (``soft_labels.SoftLabels``). ``asr_noise_share``
+adds ASR-like noised copies of a share of the training lines (``DatasetReader.with_asr_noise``).
 
 Audio (UniPunc): instances with audio (see ``reader``) are read and, with a frozen extractor, their features
 extracted once before the first epoch (to ``audio_cache`` on disk, or kept in memory); batches mix samples
@@ -116,11 +117,12 @@ def start_processes(device_name: str | None) -> tuple[int, int, torch.device]:
 
 
 def read_data(options: TrainOptions) -> tuple[DatasetReader, list[Instance], dict[str, list[Instance]]]:
-    """The training reader, the training instances (a file named n times is drawn n times as often) and
-    the dev sets by path."""
+    """The training reader, the training instances (a file named n times is drawn n times as often; then
+    the ASR-like noised copies the options ask for) and the dev sets by path (never noised)."""
     reader = DatasetReader(options.tn_prob, options.targets, options.skip_bad, options.off_tasks)
     files = reader.read_each(options.train_set)
     train_instances = [i for path in options.train_set.split(",") for i in files[path]]
+    train_instances = reader.with_asr_noise(train_instances, options.asr_noise())
     return reader, train_instances, DatasetReader(skip_bad=options.skip_bad).read_each(options.dev_set)
 
 

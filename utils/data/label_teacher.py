@@ -12,11 +12,16 @@ sha256 of each ``model.safetensors``, not by its name: ``ensemble_en`` after a m
 teacher), ``--top_k``, ``--shard_lines`` or another version of the file is refused. Shards are written in
 file order; ``--max_lines N`` labels the first
 N lines (a share to train on: ``head -n N``; the trainer finds a line's labels by its words, in any file).
+``--asr_noise_share`` and the other ``--asr_*`` flags, given as to ``train.py``, label the ASR-like noised
+copies the trainer makes of the lines alone (``gector_punct/dataset/asr_noise.py``; label the lines themselves
+without them, into another folder, and train with both); a folder labelled with other
+noise settings is refused.
 """
 import os
 import sys
 from dataclasses import dataclass
 
+from gector_punct.dataset.asr_noise import AsrNoise
 from gector_punct.engines.graphs import file_digest
 from gector_punct.model.config import WEIGHTS, model_folders
 from gector_punct.options.flags import FlagParser, Settings, add_flags, flag, reused
@@ -47,15 +52,17 @@ def teacher_identity(prediction: PredictionSettings) -> str:
 def main(argv=None) -> int:
     p = FlagParser(__doc__)
     add_flags(p, LabelFlags)
+    add_flags(p, AsrNoise)
     add_flags(p, PredictionSettings, only=("model_path", "engine", "precision", "batch_size", "device"))
     raw = p.parse_args(argv)
     raw.model_path = raw.model_path or ["ensemble_en"]  # the teacher: by default the best English model
     args, prediction = p.settings(LabelFlags, raw), p.settings(PredictionSettings, raw)
+    noise = p.settings(AsrNoise, raw)
     punctuator = load_punctuator(prediction, threads=args.threads)
     teacher = teacher_identity(prediction)
     for path in filter(None, args.train_set.split(",")):
         folder = label_file(punctuator, path, args.out_dir, teacher, args.top_k, args.shard_lines, args.max_lines,
-                            log=lambda text: print(text, file=sys.stderr, flush=True))
+                            log=lambda text: print(text, file=sys.stderr, flush=True), noise=noise)
         print(folder)
     return 0
 

@@ -48,15 +48,17 @@ class FitFlags(Settings):
 
 @dataclass
 class Scored:
-    """One dev part's units: features, right or wrong, and the punctuation head's largest probability."""
+    """One dev part's units: features, right or wrong (its whole form; ``marks_right``: its marks alone, case
+    aside), and the punctuation head's largest probability."""
     features: np.ndarray
     right: np.ndarray
+    marks_right: np.ndarray
     top: np.ndarray
 
     @classmethod
     def join(cls, parts: list[Scored]) -> Scored:
-        return cls(np.concatenate([p.features for p in parts]), np.concatenate([p.right for p in parts]),
-                   np.concatenate([p.top for p in parts]))
+        return cls(*(np.concatenate([getattr(p, name) for p in parts])
+                     for name in ("features", "right", "marks_right", "top")))
 
 
 def score_instances(punctuator, instances: list[Instance]) -> Scored:
@@ -65,14 +67,15 @@ def score_instances(punctuator, instances: list[Instance]) -> Scored:
     probabilities = punctuator.probabilities(words)
     tags = punctuator.decode(words, probabilities, whole=not punctuator.fragments)
     features = unit_features(words, probabilities, punctuator.names, tags)
-    right = []
+    right, marks_right = [], []
     for instance, line, line_tags in zip(instances, words, tags):
         cased = not any(t.case == CASE_UNKNOWN for t in instance.tags)
         ours, theirs = written_forms(line, line_tags), written_forms(instance.words, instance.tags)
         for a, b in zip(ours, theirs):
             right.append(a == b if cased or a is None or b is None else a.lower() == b.lower())
+            marks_right.append(a == b if a is None or b is None else a.lower() == b.lower())
     top = probabilities[PUNCT_HEAD.name].max(-1)  # the simple maximum the issue compared against
-    return Scored(np.concatenate(features), np.array(right, dtype=bool), top)
+    return Scored(np.concatenate(features), np.array(right, dtype=bool), np.array(marks_right, dtype=bool), top)
 
 
 def expected_calibration_error(confidence: np.ndarray, right: np.ndarray) -> tuple[float, list[tuple]]:
@@ -103,6 +106,7 @@ def measure(calibration: Calibration, part: Scored) -> dict:
            "curve": [caught(confidence, part.right, s / 100) for s in range(0, 101, 2)]}
     for share in SHARES:
         out[f"caught_{int(share * 100)}"] = caught(confidence, part.right, share)
+        out[f"caught_{int(share * 100)}_marks"] = caught(confidence, part.marks_right, share)
         out[f"caught_{int(share * 100)}_top_punct"] = caught(part.top, part.right, share)
     return out
 
@@ -128,7 +132,8 @@ def report_line(name: str, m: dict) -> str:
     return (f"{name}: {m['words']} words, {100 * m['error_rate']:.1f}% wrong; ECE {m['ece']:.3f}; the 10% least "
             f"confident hold {100 * m['caught_10']:.1f}% of the errors (punctuation maximum: "
             f"{100 * m['caught_10_top_punct']:.1f}%), the 20% {100 * m['caught_20']:.1f}% "
-            f"({100 * m['caught_20_top_punct']:.1f}%)")
+            f"({100 * m['caught_20_top_punct']:.1f}%); of the punctuation errors (case aside) the 10% hold "
+            f"{100 * m['caught_10_marks']:.1f}%")
 
 
 def main(argv=None) -> int:
