@@ -171,7 +171,7 @@ SCRIPT_ERRORS = [  # (the script's parse, its flags, the error line it must give
      "error: argument --tasks: unknown task 'pun' in 'disf,pun' (tasks: disf, punc, or none)"),
     (serve.parse_settings, ["--max_body_mb", "0"], "error: argument --max_body_mb: must be more than 0, not 0.0"),
     (predict_ray.parse_args, ["--input_dir", ROOT, "--output_dir", "o", "--existing", "x"],
-     "error: argument --existing: must be one of keep, strip, not 'x'"),
+     "error: argument --existing: must be one of weigh, keep, strip, not 'x'"),
     (predict_ray.parse_args, ["--input_dir", "/no/such/folder", "--output_dir", "o"],
      "error: --input_dir /no/such/folder is not a folder"),
     (predict_ray.parse_args, ["--input_dir", ROOT, "--output_dir", "o", "--model_path", "no_such_model"],
@@ -282,7 +282,7 @@ def test_a_value_is_checked_alike_from_a_flag_json_or_python():
 
     with pytest.raises(ValueError, match=r"^batch_size: must be at least 1, not 0$"):
         PredictionSettings(batch_size=0)
-    with pytest.raises(ValueError, match=r"^existing: must be one of keep, strip, not 'x'$"):
+    with pytest.raises(ValueError, match=r"^existing: must be one of weigh, keep, strip, not 'x'$"):
         PredictionSettings(existing="x")
     with pytest.raises(ValueError, match=r"^lr: must be a finite number, not 'fast'$"):
         TrainOptions(lr="fast")

@@ -19,15 +19,17 @@ from gector_punct.text.units import join_units
 
 
 class LinesJob:
-    """Lines on their way through ``Punctuator.predict``: each line's words (``existing.prepare_spaced``)
+    """Lines on their way through ``Punctuator.predict``: each line's words (``existing.prepare_spaced``
+    under ``existing``, one mode for all or each line's: ``given_marks.line_modes``)
     and spacing, its audio (None: none), which lines still take a pass (``todo``: at first those with
     words), what the steps of the pass in progress made (``windows``, ``probabilities``), and the lines
     written back. An empty or whitespace-only line is never tagged and comes back as it was; a line whose
     every word is deleted (``disf``) comes back empty, as a stream writes it."""
 
-    def __init__(self, lines: list[str], existing: str, audio: list | None = None, scored: bool = False,
+    def __init__(self, lines: list[str], existing: str | list[str], audio: list | None = None, scored: bool = False,
                  typography: str = "plain", numbers: str = "words"):
-        prepared = [prepare_spaced(line, existing) for line in lines]
+        modes = [existing] * len(lines) if isinstance(existing, str) else existing  # or each line's own
+        prepared = [prepare_spaced(line, mode) for line, mode in zip(lines, modes)]
         self.scored, self.typography, self.numbers = scored, typography, numbers
         self.features: dict[int, np.ndarray] = {}  # scored: per line tagged, its kept units' confidence features
         self.lines, self.audio = list(lines), audio

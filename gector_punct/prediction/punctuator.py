@@ -20,7 +20,8 @@ with ``tags.written_forms`` over a line's units (``units.split_units``), as ``pr
 Decoding (``DecodeConfig``, as in GECToR; the policy is ``decoding``'s): ``decode`` defaults to the first
 model's own settings. ``probabilities`` gives each head's per-word probabilities by head name, and
 ``decode`` turns them into tags. What the input already carries is treated by ``existing`` (``keep``: its marks and case are given; ``strip``: removed
-and restored afresh), and no word gets an edit it cannot take (a second mark, a URL's case ...; see
+and restored afresh; ``weigh``, the default: per line, whichever of the two the model's agreement with the
+marks says, ``given_marks``), and no word gets an edit it cannot take (a second mark, a URL's case ...; see
 ``existing``). ``iteration_count`` > 1 tags again the lines that the previous pass changed.
 
 Audio (UniPunc models): ``predict(lines, audio)`` / ``predict_tags(word_lines, audio)`` take one audio per
@@ -51,6 +52,7 @@ from gector_punct.model.config import DecodeConfig, ModelFolderError, is_ensembl
 from gector_punct.model.windows import DEFAULT_WEIGHTING, Window, WindowedBatcher
 from gector_punct.prediction.confidence import Calibration, read_calibration, unit_features
 from gector_punct.prediction.decoding import Probabilities, decode_lines, mean_probabilities, no_edit_probabilities
+from gector_punct.prediction.given_marks import line_modes, stream_mode
 from gector_punct.prediction.lines_job import LinesJob
 from gector_punct.prediction.restored import RestoredLine
 from gector_punct.prediction.window_views import ViewSums, in_contexts, place
@@ -213,7 +215,7 @@ class Punctuator:
         wrong = next((i for i, line in enumerate(lines) if not isinstance(line, str)), None)
         if wrong is not None:
             raise TypeError(f"{caller} takes lines of text: line {wrong} is {type(lines[wrong]).__name__}, not str")
-        return LinesJob(lines, self.existing, audio, scored, self.typography, self.numbers)
+        return LinesJob(lines, line_modes(self, lines), audio, scored, self.typography, self.numbers)
 
     def pass_steps(self) -> tuple[Callable[[LinesJob], None], ...]:
         """One tagging pass over a job's lines to do, as steps run in this order: ``predict_in_parts`` runs
@@ -251,8 +253,9 @@ class Punctuator:
 
     def read_units(self, words: list[str]) -> list[list[str]]:
         """Each word's units (``units.split_units``: a Chinese word's characters) as ``existing`` reads them
-        (``existing.read_words``: under ``strip`` without their marks and case, a unit of marks only left out)."""
-        return read_words(words, self.existing)
+        (``existing.read_words``: under ``strip`` without their marks and case, a unit of marks only left out;
+        under ``weigh`` as ``given_marks.stream_mode`` decides for these words)."""
+        return read_words(words, stream_mode(self, words))
 
     def tagger_line(self, units: list[str]) -> list[str]:
         """A line's units (``read_units``) as the tagger reads them: under ``existing="keep"`` a line whose

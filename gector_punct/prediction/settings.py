@@ -89,8 +89,10 @@ class PredictionSettings(Settings):
                "as recognisers emit them: it starts with a capital and ends with the sentence mark the model "
                "likes best (? for a question)")
     existing: str = flag(
-        "keep", "marks and case already in the input: keep = given (never doubled or removed; capitalised words "
-                "keep their case; ALL CAPS / Title Case lines are re-cased), strip = removed and restored afresh",
+        "weigh", "marks and case already in the input (a recogniser's): weigh = per line (per stretch of a stream), "
+                 "keep where the model agrees with its marks, else strip (a line without marks: keep); keep = given "
+                 "(never doubled or removed; capitalised words keep their case; ALL CAPS / Title Case lines are "
+                 "re-cased); strip = removed and restored afresh",
         choices=MODES)
     chunk_words: int = flag(DEFAULT_CHUNK_WORDS, "words read, predicted and written at a time; bounds memory on "
                                                  "any file size", min=1)

@@ -1,9 +1,14 @@
 """What an input line already carries, and how prediction treats it (``predict.py --existing``).
 
-``keep`` (the default): marks and case already in the input are given, and the model reads them as context.
+``keep``: marks and case already in the input are given, and the model reads them as context.
 A word's edge marks are never removed and never doubled (nothing is added on a side that has marks); a
 word with an upper-case letter keeps its case. A line whose case says nothing, ALL CAPS or Title Case over
 three or more words, is lower-cased first and cased by the model (its marks stay).
+
+``weigh`` (the default): a recogniser's marks as evidence, not truth. Each line (each stretch of a stream)
+is read as ``keep`` or as ``strip``, as the model's agreement with its marks says
+(``prediction.given_marks``: it asks the model, so the text layer alone reads ``weigh`` as ``keep``). A line
+without marks is read as under ``keep``.
 
 ``strip``: edge marks and case are removed first (Whisper-style output whose punctuation is to be redone),
 then everything is restored afresh; a token of marks only vanishes. ``read_units`` is where either mode
@@ -32,7 +37,8 @@ from gector_punct.text.units import split_edges
 from gector_punct.text.typography import attach_spaced_marks
 from gector_punct.text.units import split_units, unit_spacing
 
-MODES = ("keep", "strip")
+WEIGH = "weigh"  # decided per line by the model (prediction.given_marks); read here as keep
+MODES = (WEIGH, "keep", "strip")
 _URL = re.compile(r"(?i)^(?:[a-z][a-z0-9+.-]*://\S+|www\.[^\s.]+\.\S+|[\w-]+(?:\.[\w-]+)*"
                   r"\.(?:com|org|net|edu|gov|io|co|uk|de|fr|info|biz|ai|dev|app)(?:/\S*)?)$")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
@@ -88,21 +94,22 @@ def strip_word(word: str) -> str:
 
 
 def read_units(units: list[str], mode: str) -> list[str]:
-    """Each unit as the tagger reads it under ``mode``: as it is (``keep``), or without its edge marks and
-    case (``strip``, ``strip_word``), ``""`` where it vanishes (a unit of marks only). The one home of
-    ``strip``: lines (``prepare_spaced``), word lists (``prepare``) and streams (``read_words``) all read
-    their units here."""
+    """Each unit as the tagger reads it under ``mode``: as it is (``keep``; ``weigh`` undecided), or without
+    its edge marks and case (``strip``, ``strip_word``), ``""`` where it vanishes (a unit of marks only).
+    The one home of ``strip``: lines (``prepare_spaced``), word lists (``prepare``) and streams
+    (``read_words``) all read their units here."""
     if mode == "strip":
         return [strip_word(unit) for unit in units]
-    if mode != "keep":
+    if mode not in ("keep", WEIGH):
         raise ValueError(f"unknown --existing mode {mode!r} (one of {', '.join(MODES)})")
     return list(units)
 
 
 def read_case(words: list[str], mode: str) -> list[str]:
     """Words already read (``read_units``) as the tagger takes them: under ``keep`` a line whose case says
-    nothing (``caseless_line``) is lower-cased, URLs and addresses apart; under ``strip`` they are so already."""
-    if mode == "keep" and caseless_line(words):
+    nothing (``caseless_line``) is lower-cased, URLs and addresses apart (``weigh`` reads as ``keep``: words
+    it strips are lower-case); under ``strip`` they are so already."""
+    if mode in ("keep", WEIGH) and caseless_line(words):
         return [w if word_kind(w) in ("url", "email") else w.lower() for w in words]
     return list(words)
 

@@ -31,6 +31,7 @@ mkdir -p "$D"
   --files "$W/ted_mix_shaped.train.tagged" "$W/spoken_shaped.train.tagged"
 STAGE4="$W/default_en_b319ac3"
 bash utils/build/model_at_commit.sh b319ac3 models/default_en "$STAGE4"
+rm -f "$STAGE4/confidence.json"  # an older calibration format, which loading refuses; nothing here reads it
 TEACHER=(--model_path models/accurate_en "$STAGE4" --precision float32)
 python utils/data/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teacher" "${TEACHER[@]}"
 python utils/data/label_teacher.py --train_set "$D/train.tagged" --out_dir "$D/teacher_asr" "${TEACHER[@]}" "${NOISE[@]}"
